@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Entry uprobes on ceph-osd.  They only fill maps: no printing, no policy,
+ * no per-event output.  See maps/osdhist.h for how an op is followed.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "osdhist.h"
+
+/* Set by the loader, after load and before the first probe is attached, from
+ * its table of verified offsets for the binary's build-id (loader/binary.c).
+ * Not rodata: the programs load before any ceph-osd is known. */
+__u32 off_op_request = 0;	/* OpRequest::request (Message*) */
+__u32 off_op_rmw = 0;		/* OpRequest -> OpInfo::rmw_flags */
+__u32 off_msg_type = 0;		/* Message::header.type (u16) */
+
+const volatile bool split_pool = false;
+const volatile bool trace_subops = true;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, INFLIGHT_ENTRIES);
+	__type(key, struct op_key);
+	__type(value, struct op_state);
+} inflight SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, HISTS_ENTRIES_MAX);	/* lowered by the loader */
+	__type(key, struct hist_key);
+	__type(value, struct hist);
+} hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, NR_HEALTH);
+	__type(key, __u32);
+	__type(value, __u64);
+} health SEC(".maps");
+
+/* A zeroed struct hist to create new keys from: it is too big for the stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct hist);
+} zero_hist SEC(".maps");
+
+static __always_inline int count(__u32 h)
+{
+	__u64 *v = bpf_map_lookup_elem(&health, &h);
+
+	if (v)
+		*v += 1;
+	return 0;
+}
+
+static __always_inline __u32 tgid(void)
+{
+	return bpf_get_current_pid_tgid() >> 32;
+}
+
+static __always_inline __u64 read_u64(const void *addr)
+{
+	__u64 v = 0;
+
+	if (bpf_probe_read_user(&v, sizeof(v), addr))
+		return 0;
+	return v;
+}
+
+/* Message type of an OpRequest: op->request->header.type.  0 if unreadable. */
+static __always_inline __u16 msg_type(__u64 op)
+{
+	__u64 msg = read_u64((void *)(op + off_op_request));
+	__u16 type = 0;
+
+	if (!msg || bpf_probe_read_user(&type, sizeof(type),
+					(void *)(msg + off_msg_type)))
+		return 0;
+	return type;
+}
+
+static __always_inline bool followed(__u16 type)
+{
+	return type == MSG_OSD_OP || (trace_subops && type == MSG_OSD_REPOP);
+}
+
+static __always_inline void record(__u32 pid, __u8 cls, __u8 phase,
+				   __s64 pool, __u64 ns)
+{
+	struct hist_key key = { .tgid = pid, .cls = cls, .phase = phase,
+				.pool = pool };
+	struct hist *h = bpf_map_lookup_elem(&hists, &key);
+	__u32 idx;
+
+	if (!h) {
+		__u32 z = 0;
+		struct hist *zero = bpf_map_lookup_elem(&zero_hist, &z);
+
+		if (!zero)
+			return;
+		bpf_map_update_elem(&hists, &key, zero, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&hists, &key);
+		if (!h) {
+			count(H_HIST_FAIL);
+			return;
+		}
+	}
+	idx = osdhist_bucket(ns);
+	if (idx >= NR_BUCKETS)
+		idx = NR_BUCKETS - 1;
+	/* Per-CPU memory, but a uprobe program can be preempted by another
+	 * OSD thread on the same CPU: keep the adds atomic. */
+	__sync_fetch_and_add(&h->count, 1);
+	__sync_fetch_and_add(&h->sum_ns, ns);
+	__sync_fetch_and_add(&h->buckets[idx], 1);
+}
+
+/* Ceph's own split, PrimaryLogPG::log_op_stats():
+ * may_read && may_write -> op_rw, may_read -> op_r, may_write||may_cache -> op_w */
+static __always_inline __u8 classify(__u64 rmw)
+{
+	bool rd = rmw & (RMW_READ | RMW_CLASS_READ);
+	bool wr = rmw & (RMW_WRITE | RMW_CLASS_WRITE);
+
+	if (rd && wr)
+		return CLASS_RW;
+	if (rd)
+		return CLASS_READ;
+	return CLASS_WRITE;
+}
+
+/*
+ * OSD::enqueue_op(spg_t pgid, OpRequestRef&& op, unsigned owner_cost):
+ * every op the OSD accepted from the messenger is queued here once, client
+ * ops and replica sub-ops alike.  The rvalue reference arrives as a pointer
+ * to the intrusive_ptr; spg_t (24 bytes, trivially copyable) is on the stack,
+ * pgid.m_pool first.
+ */
+SEC("uprobe")
+int BPF_KPROBE(op_enqueue, void *osd, void **opref)
+{
+	__u64 op = read_u64(opref);
+	__u16 type;
+	struct op_key key = { .tgid = tgid(), .op = op };
+	struct op_state st = { .start_ns = bpf_ktime_get_ns(), .pool = -1 };
+
+	if (!op)
+		return count(H_READ_FAIL);
+	type = msg_type(op);
+	if (!type)
+		return count(H_READ_FAIL);
+	if (!followed(type))
+		return count(H_IGNORED);
+	st.kind = type;
+	if (split_pool)
+		st.pool = (__s64)read_u64((void *)(PT_REGS_SP(ctx) + 8));
+	if (bpf_map_update_elem(&inflight, &key, &st, BPF_ANY))
+		return count(H_INSERT_FAIL);
+	return count(H_STARTED);
+}
+
+/*
+ * PrimaryLogPG::log_op_stats(const OpRequest& op, uint64_t inb, uint64_t outb):
+ * the success end of a client op, and the only place Ceph counts op_r, op_w
+ * and op_rw.  The reference arrives as the OpRequest* itself.
+ */
+SEC("uprobe")
+int BPF_KPROBE(op_done, void *pg, void *op)
+{
+	struct op_key key = { .tgid = tgid(), .op = (__u64)op };
+	struct op_state *st = bpf_map_lookup_elem(&inflight, &key);
+	__u64 rmw;
+
+	if (!st || st->done)
+		return count(H_DONE_MISS);
+	rmw = read_u64(op + off_op_rmw);
+	st->done = 1;
+	record(key.tgid, classify(rmw), PHASE_TOTAL, st->pool,
+	       bpf_ktime_get_ns() - st->start_ns);
+	return 0;
+}
+
+/*
+ * OpTracker::unregister_inflight_op(TrackedOp* op), the copy inside
+ * ceph-osd: TrackedOp::put() calls it when the last reference to a live op
+ * goes, whatever path the op took.  An entry not marked done here ended
+ * without reaching log_op_stats: an error reply, an early reject, a dup
+ * answered from the pg log, a discarded op, a PG op -- or it is a sub-op.
+ */
+SEC("uprobe")
+int BPF_KPROBE(op_unregister, void *tracker, void *op)
+{
+	struct op_key key = { .tgid = tgid(), .op = (__u64)op };
+	struct op_state *st;
+	__u64 now = bpf_ktime_get_ns();
+	__u8 cls;
+
+	st = bpf_map_lookup_elem(&inflight, &key);
+	if (!st) {
+		/* Only a loss if it is a kind of op we follow. */
+		if (followed(msg_type(key.op)))
+			count(H_END_MISS);
+		return 0;
+	}
+	if (!st->done) {
+		if (st->kind == MSG_OSD_REPOP)
+			cls = CLASS_SUBOP;
+		else if (read_u64(op + off_op_rmw) & RMW_PGOP)
+			cls = CLASS_PG;
+		else
+			cls = CLASS_ERROR;
+		record(key.tgid, cls, PHASE_TOTAL, st->pool, now - st->start_ns);
+	}
+	bpf_map_delete_elem(&inflight, &key);
+	return count(H_ENDED);
+}
+
+char LICENSE[] SEC("license") = "GPL";

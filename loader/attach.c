@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Uprobes once per ceph-osd binary (device + inode), for every process that
+ * runs it (pid -1), so a restarted OSD is traced from its first op.  A
+ * binary no process runs any more (an upgrade replaced it) is let go.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <bpf/libbpf.h>
+
+#include "osdhist.skel.h"
+#include "tracer.h"
+
+static struct bpf_program *prog_of(struct tracer *t, int fn)
+{
+	switch (fn) {
+	case FN_ENQUEUE_OP: return t->skel->progs.op_enqueue;
+	case FN_LOG_OP_STATS: return t->skel->progs.op_done;
+	default: return t->skel->progs.op_unregister;
+	}
+}
+
+static struct binary_slot *find_slot(struct tracer *t, dev_t dev, ino_t ino)
+{
+	for (int i = 0; i < t->nbins; i++)
+		if (t->bins[i].dev == dev && t->bins[i].ino == ino)
+			return &t->bins[i];
+	return NULL;
+}
+
+static void set_offsets(struct tracer *t, const struct ceph_offsets *o)
+{
+	t->skel->bss->off_op_request = o->op_request;
+	t->skel->bss->off_op_rmw = o->op_rmw;
+	t->skel->bss->off_msg_type = o->msg_type;
+	t->offs = *o;
+	t->offsets_set = true;
+}
+
+/* Returns 0 when the binary is traced, 1 when it is refused (said once),
+ * -1 on a fatal error. */
+int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t ino)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uo);
+	struct binary_slot *b = find_slot(t, dev, ino);
+	struct osd_binary ob;
+	char err[512];
+	ssize_t n;
+
+	if (b) {
+		b->nprocs++;
+		return b->refused;
+	}
+	if (t->nbins == MAX_BINARIES) {
+		fprintf(stderr, "osdhist: more than %d distinct ceph-osd binaries; "
+			"pid %d is not traced\n", MAX_BINARIES, pid);
+		return 1;
+	}
+	b = &t->bins[t->nbins++];
+	memset(b, 0, sizeof(*b));
+	b->dev = dev;
+	b->ino = ino;
+	b->nprocs = 1;
+	b->fd = -1;
+	n = readlink(exe, b->where, sizeof(b->where) - 1);
+	if (n < 0)
+		snprintf(b->where, sizeof(b->where), "%s", exe);
+
+	if (binary_inspect(exe, &ob, err, sizeof(err))) {
+		fprintf(stderr, "osdhist: cannot trace pid %d: %s\n", pid, err);
+		b->refused = true;
+		return 1;
+	}
+	memcpy(b->build_id, ob.build_id, sizeof(b->build_id));
+	if (!t->offsets_set)
+		set_offsets(t, &ob.offs);
+	else if (memcmp(&t->offs, &ob.offs, sizeof(ob.offs))) {
+		fprintf(stderr, "osdhist: cannot trace pid %d: its ceph-osd (build-id %s) "
+			"needs other offsets than the one already traced; run one "
+			"osdhist per build\n", pid, ob.build_id);
+		b->refused = true;
+		return 1;
+	}
+
+	for (int f = 0; f < NR_PROBE_FNS; f++) {
+		/* Through /proc/PID/exe: the binary may only exist in the
+		 * process's own mount namespace (containers). */
+		uo.func_name = NULL;
+		b->links[f] = bpf_program__attach_uprobe_opts(prog_of(t, f),
+				t->opt->pid ? t->opt->pid : -1, exe, ob.fn_off[f], &uo);
+		if (!b->links[f]) {
+			int e = errno;
+
+			fprintf(stderr, "osdhist: cannot attach a uprobe to %s in %s "
+				"(pid %d): %s%s\n", probe_fn_pretty[f], b->where, pid,
+				strerror(e), e == EPERM || e == EACCES ?
+				"; run as root or with CAP_PERFMON and CAP_SYS_ADMIN" : "");
+			for (int g = 0; g < f; g++)
+				bpf_link__destroy(b->links[g]);
+			memset(b->links, 0, sizeof(b->links));
+			b->refused = true;
+			return e == EPERM || e == EACCES ? -1 : 1;
+		}
+	}
+	b->fd = open(exe, O_RDONLY | O_CLOEXEC);
+	fprintf(stderr, "osdhist: attached to ceph-osd %s (build-id %s, inode %lu) "
+		"seen in pid %d\n", b->where, b->build_id, (unsigned long)ino, pid);
+	return 0;
+}
+
+static bool replaced(const struct binary_slot *b)
+{
+	struct stat st;
+
+	return b->fd < 0 || fstat(b->fd, &st) || st.st_nlink == 0;
+}
+
+/* Let go of binaries no process runs any more: at once when the file was
+ * deleted or replaced (an upgrade), after IDLE_SCANS_KEEP scans otherwise,
+ * so an OSD that restarts finds its probes already there. */
+void detach_unused(struct tracer *t)
+{
+	for (int i = 0; i < t->nbins; i++) {
+		struct binary_slot *b = &t->bins[i];
+
+		if (b->nprocs) {
+			b->idle_scans = 0;
+			continue;
+		}
+		if (!b->refused && !replaced(b) && ++b->idle_scans < IDLE_SCANS_KEEP)
+			continue;
+		if (!b->refused)
+			fprintf(stderr, "osdhist: released ceph-osd %s (build-id %s, "
+				"inode %lu): no process runs it any more\n",
+				b->where, b->build_id, (unsigned long)b->ino);
+		for (int f = 0; f < NR_PROBE_FNS; f++)
+			bpf_link__destroy(b->links[f]);
+		if (b->fd >= 0)
+			close(b->fd);
+		t->bins[i--] = t->bins[--t->nbins];
+	}
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef OSDHIST_BINARY_H
+#define OSDHIST_BINARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The functions osdhist probes, in the order of the probes in attach.c. */
+enum probe_fn {
+	FN_ENQUEUE_OP,
+	FN_LOG_OP_STATS,
+	FN_UNREGISTER_INFLIGHT_OP,
+	NR_PROBE_FNS,
+};
+
+/* Offsets inside Ceph objects the BPF programs read (bpf/ rodata). */
+struct ceph_offsets {
+	uint32_t op_request;	/* OpRequest::request */
+	uint32_t op_rmw;	/* OpRequest::op_info.rmw_flags */
+	uint32_t msg_type;	/* Message::header.type */
+};
+
+struct osd_binary {
+	char build_id[41];
+	uint64_t fn_off[NR_PROBE_FNS];	/* file offsets for the uprobes */
+	struct ceph_offsets offs;
+};
+
+extern const char *const probe_fn_symbol[NR_PROBE_FNS];
+extern const char *const probe_fn_pretty[NR_PROBE_FNS];
+
+/* Reads PATH (an ELF ceph-osd): build-id, the probed symbols, and the Ceph
+ * offsets for that build-id, verified against the binary's own instructions.
+ * 0 on success; otherwise a one-line reason in err and -1. */
+int binary_inspect(const char *path, struct osd_binary *b, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command line: argp, shaped like libbpf-tools' `tool [options] [interval [count]]`. */
+#include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define OSDHIST_VERSION "0.1"
+
+enum { OPT_JSON = 1000, OPT_OSD, OPT_NO_SUBOPS, OPT_USAGE };
+
+static const char doc[] =
+"osdhist: latency histograms of Ceph OSD ops, aggregated in the kernel.\n"
+"\n"
+"Finds every running ceph-osd (and every one that starts later), attaches\n"
+"entry uprobes once per ceph-osd binary, and every INTERVAL seconds prints\n"
+"per OSD and op class (read, write, rw as Ceph's op_r/op_w/op_rw; error for\n"
+"client ops that ended without Ceph counting them; pg for PG ops; subop for\n"
+"replica sub-ops) the ops, ops/s, mean, p50/p90/p99/p99.9, max and a\n"
+"histogram, followed by the tracer's own health counters.\n"
+"\n"
+"INTERVAL defaults to 5 seconds (fractions allowed); COUNT to unlimited.\n"
+"SIGINT or SIGTERM prints a final snapshot and exits 0.\n"
+"Needs root (or CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN for uprobes).\n"
+"\n"
+"Examples:\n"
+"  osdhist             # all OSDs, every 5 s, until Ctrl-C\n"
+"  osdhist 1 10        # every second, 10 times\n"
+"  osdhist --osd 3 -m  # only osd.3, in milliseconds\n"
+"  osdhist --json 10   # JSON lines every 10 s (schema in README.md)";
+
+static const char args_doc[] = "[INTERVAL [COUNT]]";
+
+static const struct argp_option opts[] = {
+	{ "pid", 'p', "PID", 0, "Trace only this ceph-osd process", 0 },
+	{ "osd", OPT_OSD, "ID", 0, "Show only this OSD id (e.g. 3 for osd.3)", 0 },
+	{ "pool", 'P', NULL, 0, "Key histograms by pool id as well", 0 },
+	{ "no-subops", OPT_NO_SUBOPS, NULL, 0,
+	  "Do not follow replica sub-ops (class subop)", 0 },
+	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each snapshot", 0 },
+	{ "milliseconds", 'm', NULL, 0, "Text output in milliseconds, not microseconds", 0 },
+	{ "json", OPT_JSON, NULL, 0, "One JSON object per line instead of text", 0 },
+	{ "verbose", 'v', NULL, 0, "Print libbpf and attach details on stderr", 0 },
+	{ "help", 'h', NULL, 0, "Show this help and exit", -1 },
+	{ "usage", OPT_USAGE, NULL, 0, "Show a short usage message and exit", -1 },
+	{ "version", 'V', NULL, 0, "Print the version and exit", -1 },
+	{ 0 },
+};
+
+static bool reported;	/* our own message is out: argp's error path says nothing more */
+
+static int bad(const char *what, const char *arg, const char *fix)
+{
+	reported = true;
+	fprintf(stderr, "osdhist: invalid %s '%s': %s (see osdhist --help)\n",
+		what, arg, fix);
+	return EINVAL;
+}
+
+static int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct options *o = state->input;
+	long v;
+	char *end;
+
+	switch (key) {
+	case 'p':
+		if (parse_long(arg, 1, INT_MAX, &v))
+			return bad("PID", arg, "expected a process id");
+		o->pid = v;
+		break;
+	case OPT_OSD:
+		if (parse_long(arg, 0, INT_MAX, &v))
+			return bad("OSD id", arg, "expected a number >= 0, as in osd.N");
+		o->osd = v;
+		break;
+	case 'P': o->pool = true; break;
+	case OPT_NO_SUBOPS: o->no_subops = true; break;
+	case 'T': o->timestamp = true; break;
+	case 'm': o->millis = true; break;
+	case OPT_JSON: o->json = true; break;
+	case 'v': o->verbose = true; break;
+	case 'h':
+		/* argp_state_help() is silent under ARGP_NO_ERRS */
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, state->name);
+		o->exit_now = true;
+		break;
+	case OPT_USAGE:
+		argp_help(state->root_argp, stdout, ARGP_HELP_USAGE, state->name);
+		o->exit_now = true;
+		break;
+	case 'V':
+		printf("osdhist %s\n", OSDHIST_VERSION);
+		o->exit_now = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (state->arg_num == 0) {
+			errno = 0;
+			o->interval = strtod(arg, &end);
+			if (errno || end == arg || *end || !isfinite(o->interval) ||
+			    o->interval < 0.01 || o->interval > 86400)
+				return bad("interval", arg,
+					   "expected seconds between 0.01 and 86400");
+		} else if (state->arg_num == 1) {
+			if (parse_long(arg, 1, LONG_MAX, &o->count))
+				return bad("count", arg, "expected a whole number >= 1");
+		} else {
+			reported = true;
+			fprintf(stderr, "osdhist: unexpected argument '%s': at most "
+				"INTERVAL and COUNT (see osdhist --help)\n", arg);
+			return EINVAL;
+		}
+		break;
+	case ARGP_KEY_ERROR:
+		/* argp says nothing itself (ARGP_NO_ERRS); an unknown option is
+		 * the only error that reaches here without our own message. */
+		if (!reported && state->next > 0 && state->next <= state->argc &&
+		    state->argv[state->next - 1][0] == '-')
+			fprintf(stderr, "osdhist: unrecognized or incomplete option "
+				"'%s' (see osdhist --help)\n",
+				state->argv[state->next - 1]);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+int cli_parse(int argc, char **argv, struct options *o)
+{
+	static const struct argp argp = { opts, parse_opt, args_doc, doc, 0, 0, 0 };
+	int err;
+
+	reported = false;
+	memset(o, 0, sizeof(*o));
+	o->interval = 5;
+	o->osd = -1;
+	err = argp_parse(&argp, argc, argv,
+			 ARGP_NO_ERRS | ARGP_NO_HELP | ARGP_IN_ORDER, NULL, o);
+	return err ? 2 : 0;
+}

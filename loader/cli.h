@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef OSDHIST_CLI_H
+#define OSDHIST_CLI_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct options {
+	double interval;	/* seconds between snapshots */
+	long count;		/* snapshots to print, 0 = until a signal */
+	bool timestamp;		/* -T */
+	bool millis;		/* -m */
+	bool json;		/* --json */
+	bool pool;		/* -P: key histograms by pool id too */
+	bool no_subops;		/* --no-subops */
+	pid_t pid;		/* -p: only this process, 0 = all */
+	int osd;		/* --osd: only this OSD id, -1 = all */
+	bool verbose;		/* -v: libbpf and attach details on stderr */
+	bool exit_now;		/* --help/--usage/--version printed: exit 0 */
+};
+
+/* Parses argv into *o.  Returns 0 on success; on a user error prints one
+ * line on stderr and returns 2. */
+int cli_parse(int argc, char **argv, struct options *o);
+
+#endif

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osdhist: latency histograms of Ceph OSD ops, aggregated in the kernel.
+ * Parse args, load, find the OSDs, attach, loop { wait; rescan; print }.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+
+#include "cli.h"
+#include "procs.h"
+#include "tracer.h"
+
+/* How often /proc is rescanned for new OSDs and binaries, at most. */
+#define RESCAN_SEC 1.0
+
+static volatile sig_atomic_t stop;
+static bool verbose;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG || !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_until(double t)
+{
+	double d = t - now_mono();
+	struct timespec ts;
+
+	if (d <= 0)
+		return;
+	ts.tv_sec = (time_t)d;
+	ts.tv_nsec = (long)((d - ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);	/* a signal cuts it short: fine */
+}
+
+/* The -p target must exist and be a ceph-osd before anything loads. */
+static int check_pid(pid_t pid)
+{
+	struct osd_proc p;
+	int err = procs_inspect("/proc", pid, &p);
+
+	if (err == -ENOENT)
+		fprintf(stderr, "osdhist: no process with pid %d (-p)\n", pid);
+	else if (err == -EINVAL)
+		fprintf(stderr, "osdhist: pid %d is not a ceph-osd process (-p)\n", pid);
+	else if (err)
+		fprintf(stderr, "osdhist: cannot inspect pid %d: %s\n", pid, strerror(-err));
+	return err ? -1 : 0;
+}
+
+static int check_kernel(void)
+{
+	if (access("/sys/bus/event_source/devices/uprobe/type", F_OK)) {
+		fprintf(stderr, "osdhist: this kernel has no uprobe events "
+			"(/sys/bus/event_source/devices/uprobe missing); it needs "
+			"CONFIG_UPROBE_EVENTS\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void print_snapshot(struct tracer *t, const struct options *o, double interval)
+{
+	struct report r;
+	struct series_delta *kept = t->deltas;
+	int n = 0;
+
+	if (tracer_snapshot(t, &r)) {
+		fprintf(stderr, "osdhist: out of memory reading the maps\n");
+		return;
+	}
+	r.interval = interval;
+	if (o->osd >= 0) {
+		for (int i = 0; i < r.n; i++)
+			if (r.s[i].osd == o->osd)
+				kept[n++] = r.s[i];
+		r.n = n;
+	}
+	if (o->json)
+		render_json(stdout, &r);
+	else
+		render_text(stdout, &r, o->timestamp, o->millis);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct tracer t;
+	struct sigaction sa = { .sa_handler = on_signal };
+	double last, next_print, next_scan;
+	long printed = 0;
+	int err, traced;
+	bool waiting = false;
+
+	err = cli_parse(argc, argv, &o);
+	if (err || o.exit_now)
+		return err;
+	verbose = o.verbose;
+	libbpf_set_print(libbpf_print);
+	if (o.pid && check_pid(o.pid))
+		return 1;
+	if (check_kernel())
+		return 1;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (tracer_open(&t, &o)) {
+		tracer_close(&t);
+		return 1;
+	}
+
+	last = now_mono();
+	next_print = last + o.interval;
+	next_scan = last;
+	while (!stop) {
+		double now = now_mono();
+
+		if (now >= next_scan) {
+			traced = tracer_discover(&t);
+			if (traced < 0) {
+				err = 1;
+				break;
+			}
+			if (o.pid && !procs_alive("/proc", o.pid)) {
+				fprintf(stderr, "osdhist: pid %d has exited\n", o.pid);
+				break;
+			}
+			if (!traced && !waiting)
+				fprintf(stderr, "osdhist: no traceable ceph-osd running; "
+					"waiting for one to start\n");
+			else if (traced && waiting)
+				fprintf(stderr, "osdhist: tracing %d ceph-osd process%s\n",
+					traced, traced == 1 ? "" : "es");
+			waiting = !traced;
+			next_scan = now + (o.interval < RESCAN_SEC ? o.interval : RESCAN_SEC);
+		}
+		if (now >= next_print) {
+			print_snapshot(&t, &o, now - last);
+			last = now;
+			next_print += o.interval;
+			if (o.count && ++printed >= o.count)
+				break;
+		}
+		sleep_until(next_scan < next_print ? next_scan : next_print);
+	}
+	if (stop)	/* SIGINT/SIGTERM: the final snapshot, then exit 0 */
+		print_snapshot(&t, &o, now_mono() - last);
+	tracer_close(&t);
+	return err;
+}

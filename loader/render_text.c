@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Human output: per series a summary line and a biolatency-style bar
+ * histogram, then the tracer's health. */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "report.h"
+#include "stats.h"
+
+#define BAR_WIDTH 40
+#define MAX_ROWS 64
+
+static void print_bars(FILE *f, const struct hist *h, double unit, const char *uname)
+{
+	__u64 rows[MAX_ROWS] = { 0 }, top = 0;
+	int first = MAX_ROWS, last = -1;
+
+	/* Rows are powers of two of the display unit; a fine bucket goes to the
+	 * row of its lower bound. */
+	for (__u32 i = 0; i < NR_BUCKETS; i++) {
+		double lo = osdhist_bucket_lower(i) / unit;
+		int r = lo < 1 ? 0 : 1 + (int)floor(log2(lo));
+
+		if (!h->buckets[i])
+			continue;
+		if (r >= MAX_ROWS)
+			r = MAX_ROWS - 1;
+		rows[r] += h->buckets[i];
+		if (r < first)
+			first = r;
+		if (r > last)
+			last = r;
+	}
+	for (int r = first; r <= last; r++)
+		if (rows[r] > top)
+			top = rows[r];
+	fprintf(f, "%*s%-10s : count      distribution\n", 14, "", uname);
+	for (int r = first; r <= last; r++) {
+		unsigned long lo = r ? 1UL << (r - 1) : 0, hi = (1UL << r) - 1;
+		int stars = top ? (int)(rows[r] * BAR_WIDTH / top) : 0;
+
+		fprintf(f, "%12lu -> %-10lu : %-10llu |%-*.*s|\n", lo, hi,
+			(unsigned long long)rows[r], BAR_WIDTH, stars,
+			"****************************************");
+	}
+}
+
+static void print_series(FILE *f, const struct series_delta *s, double interval,
+			 bool millis)
+{
+	double unit = millis ? 1e6 : 1e3;
+	const char *uname = millis ? "msecs" : "usecs";
+	const struct hist *h = &s->h;
+	char who[48];
+
+	if (s->osd >= 0)
+		snprintf(who, sizeof(who), "osd.%d", s->osd);
+	else
+		snprintf(who, sizeof(who), "osd.?");
+	if (s->pool >= 0)
+		snprintf(who + strlen(who), sizeof(who) - strlen(who), " pool %lld",
+			 (long long)s->pool);
+	fprintf(f, "%s %s %s: %llu ops, %.1f/s, mean %.3f, p50 %.3f, p90 %.3f, "
+		"p99 %.3f, p99.9 %.3f, max %.3f (%s)\n",
+		who, class_name[s->cls], phase_name[s->phase],
+		(unsigned long long)h->count, interval > 0 ? h->count / interval : 0,
+		h->count ? (double)h->sum_ns / h->count / unit : 0,
+		hist_quantile(h, 0.50) / unit, hist_quantile(h, 0.90) / unit,
+		hist_quantile(h, 0.99) / unit, hist_quantile(h, 0.999) / unit,
+		hist_max(h) / unit, uname);
+	print_bars(f, h, unit, uname);
+}
+
+static void print_health(FILE *f, const struct health_report *h)
+{
+	__u64 losses = health_losses(h);
+
+	fprintf(f, "%shealth: %d osd, %d binary, started %llu, ended %llu, "
+		"in flight %llu/%llu, hist keys %llu/%llu, ignored msgs %llu",
+		losses ? "!! " : "", h->osds, h->binaries,
+		(unsigned long long)h->bpf[H_STARTED],
+		(unsigned long long)h->bpf[H_ENDED],
+		(unsigned long long)h->inflight, (unsigned long long)h->inflight_max,
+		(unsigned long long)h->hists, (unsigned long long)h->hists_max,
+		(unsigned long long)h->bpf[H_IGNORED]);
+	if (!losses) {
+		fprintf(f, "; no op lost\n");
+		return;
+	}
+	fprintf(f, "; OPS NOT FOLLOWED:");
+	for (int i = 0; i < NR_HEALTH; i++)
+		if (health_is_loss(i) && h->bpf[i])
+			fprintf(f, " %s=%llu", health_name[i],
+				(unsigned long long)h->bpf[i]);
+	if (h->reaped)
+		fprintf(f, " reaped_dead_proc=%llu", (unsigned long long)h->reaped);
+	if (h->unknown_ops)
+		fprintf(f, " unknown_proc_ops=%llu", (unsigned long long)h->unknown_ops);
+	fprintf(f, "\n");
+}
+
+void render_text(FILE *f, const struct report *r, bool timestamp, bool millis)
+{
+	int shown = 0;
+
+	if (timestamp) {
+		time_t t = (time_t)r->time;
+		struct tm tm;
+		char buf[32];
+
+		localtime_r(&t, &tm);
+		strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+		fprintf(f, "%s\n", buf);
+	}
+	for (int i = 0; i < r->n; i++) {
+		if (!r->s[i].h.count)
+			continue;
+		print_series(f, &r->s[i], r->interval, millis);
+		shown++;
+	}
+	if (!shown)
+		fprintf(f, "no op completed in the last %.2f s\n", r->interval);
+	print_health(f, &r->health);
+	fprintf(f, "\n");
+	fflush(f);
+}

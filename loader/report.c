@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Names shared by the renderers. */
+#include "report.h"
+
+const char *const class_name[NR_CLASSES] = {
+	[CLASS_READ] = "read",
+	[CLASS_WRITE] = "write",
+	[CLASS_RW] = "rw",
+	[CLASS_ERROR] = "error",
+	[CLASS_PG] = "pg",
+	[CLASS_SUBOP] = "subop",
+};
+
+const char *const phase_name[NR_PHASES] = {
+	[PHASE_TOTAL] = "total",
+};
+
+const char *const health_name[NR_HEALTH] = {
+	[H_STARTED] = "started",
+	[H_INSERT_FAIL] = "insert_failed",
+	[H_DONE_MISS] = "done_without_start",
+	[H_END_MISS] = "end_without_entry",
+	[H_ENDED] = "ended",
+	[H_HIST_FAIL] = "hist_full",
+	[H_READ_FAIL] = "read_failed",
+	[H_IGNORED] = "ignored_msgs",
+};
+
+bool health_is_loss(int h)
+{
+	return h == H_INSERT_FAIL || h == H_DONE_MISS || h == H_END_MISS ||
+	       h == H_HIST_FAIL || h == H_READ_FAIL;
+}
+
+__u64 health_losses(const struct health_report *h)
+{
+	__u64 n = h->reaped + h->unknown_ops;
+
+	for (int i = 0; i < NR_HEALTH; i++)
+		if (health_is_loss(i))
+			n += h->bpf[i];
+	return n;
+}

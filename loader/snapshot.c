@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One snapshot: sum the per-CPU histograms, fold them per OSD, subtract the
+ * previous snapshot.  The kernel maps are cumulative and the loader never
+ * clears a live key; the keys of a process that has exited are folded into
+ * `retired` first and only then deleted, so nothing is counted twice or lost.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "osdhist.skel.h"
+#include "procs.h"
+#include "stats.h"
+#include "tracer.h"
+
+#define DEAD_KEYS_MAX 4096
+
+static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
+				    __u8 cls, __u8 phase)
+{
+	struct series_acc *s;
+
+	for (int i = 0; i < t->nseries; i++) {
+		s = &t->series[i];
+		if (s->osd == osd && s->pool == pool && s->cls == cls &&
+		    s->phase == phase)
+			return s;
+	}
+	if (t->nseries == t->series_cap) {
+		int cap = t->series_cap ? 2 * t->series_cap : 16;
+		void *ns = realloc(t->series, cap * sizeof(*t->series));
+		void *nd = realloc(t->deltas, cap * sizeof(*t->deltas));
+
+		if (ns)
+			t->series = ns;
+		if (nd)
+			t->deltas = nd;
+		if (!ns || !nd)
+			return NULL;
+		t->series_cap = cap;
+	}
+	s = &t->series[t->nseries++];
+	memset(s, 0, sizeof(*s));
+	s->osd = osd;
+	s->pool = pool;
+	s->cls = cls;
+	s->phase = phase;
+	return s;
+}
+
+static int read_hists(struct tracer *t, __u64 *nkeys)
+{
+	int fd = bpf_map__fd(t->skel->maps.hists);
+	static struct hist_key dead[DEAD_KEYS_MAX];
+	struct hist_key key, next, *prev = NULL;
+	struct hist sum;
+	int ndead = 0;
+
+	*nkeys = 0;
+	for (int i = 0; i < t->nseries; i++)
+		memset(&t->series[i].live, 0, sizeof(t->series[i].live));
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct series_acc *s;
+		bool alive;
+		int osd;
+
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, t->percpu))
+			continue;	/* deleted under us */
+		(*nkeys)++;
+		memset(&sum, 0, sizeof(sum));
+		for (int c = 0; c < t->ncpus; c++)
+			hist_add(&sum, &t->percpu[c]);
+
+		alive = procs_alive(t->proc_root, key.tgid);
+		osd = tracer_osd_of(t, key.tgid);
+		if (osd == -2) {
+			/* Not a ceph-osd we know (exited before any scan saw
+			 * it): kept apart as osd -1, and counted. */
+			osd = -1;
+			if (!alive)
+				t->unknown_ops += sum.count;
+		}
+		s = series_of(t, osd, key.pool, key.cls, key.phase);
+		if (!s)
+			return -ENOMEM;
+		if (alive) {
+			hist_add(&s->live, &sum);
+		} else {
+			hist_add(&s->retired, &sum);
+			if (ndead < DEAD_KEYS_MAX)
+				dead[ndead++] = key;
+		}
+	}
+	for (int i = 0; i < ndead; i++)
+		bpf_map_delete_elem(fd, &dead[i]);
+	*nkeys -= ndead;
+	return 0;
+}
+
+/* Fill of the in-flight map, and removal of entries whose process exited:
+ * those ops will never end. */
+static __u64 scan_inflight(struct tracer *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.inflight);
+	static struct op_key dead[DEAD_KEYS_MAX];
+	struct op_key key, next, *prev = NULL;
+	pid_t last_pid = 0;
+	bool last_alive = true;
+	__u64 n = 0;
+	int ndead = 0;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		n++;
+		if (key.tgid != (__u32)last_pid) {
+			last_pid = key.tgid;
+			last_alive = procs_alive(t->proc_root, last_pid);
+		}
+		if (!last_alive && ndead < DEAD_KEYS_MAX)
+			dead[ndead++] = key;
+	}
+	for (int i = 0; i < ndead; i++)
+		if (bpf_map_delete_elem(fd, &dead[i]) == 0)
+			t->reaped++;
+	return n - ndead;
+}
+
+static void read_health(struct tracer *t, struct health_report *h)
+{
+	int fd = bpf_map__fd(t->skel->maps.health);
+	__u64 vals[t->ncpus];
+
+	memset(h->bpf, 0, sizeof(h->bpf));
+	for (__u32 i = 0; i < NR_HEALTH; i++) {
+		if (bpf_map_lookup_elem(fd, &i, vals))
+			continue;
+		for (int c = 0; c < t->ncpus; c++)
+			h->bpf[i] += vals[c];
+	}
+}
+
+/* Processes that exited have had their keys retired: forget them. */
+static void forget_dead(struct tracer *t)
+{
+	for (int i = 0; i < t->nprocs; i++)
+		if (!procs_alive(t->proc_root, t->procs[i].pid))
+			t->procs[i--] = t->procs[--t->nprocs];
+}
+
+static int cmp_delta(const void *a, const void *b)
+{
+	const struct series_delta *x = a, *y = b;
+
+	if (x->osd != y->osd)
+		return x->osd < y->osd ? -1 : 1;
+	if (x->pool != y->pool)
+		return x->pool < y->pool ? -1 : 1;
+	if (x->cls != y->cls)
+		return x->cls - y->cls;
+	return x->phase - y->phase;
+}
+
+int tracer_snapshot(struct tracer *t, struct report *r)
+{
+	struct health_report *h = &r->health;
+	struct timespec now;
+	__u64 nkeys;
+	int err;
+
+	err = read_hists(t, &nkeys);
+	if (err)
+		return err;
+	memset(h, 0, sizeof(*h));
+	h->inflight = scan_inflight(t);
+	h->inflight_max = bpf_map__max_entries(t->skel->maps.inflight);
+	h->hists = nkeys;
+	h->hists_max = bpf_map__max_entries(t->skel->maps.hists);
+	read_health(t, h);
+	h->reaped = t->reaped;
+	h->unknown_ops = t->unknown_ops;
+	h->binaries = 0;
+	for (int i = 0; i < t->nbins; i++)
+		h->binaries += !t->bins[i].refused;
+	forget_dead(t);
+	h->osds = t->nprocs;
+
+	for (int i = 0; i < t->nseries; i++) {
+		struct series_acc *s = &t->series[i];
+		struct series_delta *d = &t->deltas[i];
+		struct hist cum = s->retired;
+
+		hist_add(&cum, &s->live);
+		d->osd = s->osd;
+		d->pool = s->pool;
+		d->cls = s->cls;
+		d->phase = s->phase;
+		hist_sub(&d->h, &cum, &s->prev);
+		s->prev = cum;
+	}
+	qsort(t->deltas, t->nseries, sizeof(*t->deltas), cmp_delta);
+	clock_gettime(CLOCK_REALTIME, &now);
+	r->time = now.tv_sec + now.tv_nsec / 1e9;
+	r->s = t->deltas;
+	r->n = t->nseries;
+	return 0;
+}

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Loading and unloading the BPF programs. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+
+#include "osdhist.skel.h"
+#include "tracer.h"
+
+static unsigned int hists_entries(int ncpus)
+{
+	/* Per-CPU values: every key costs ncpus copies of struct hist. */
+	unsigned long n = HIST_MEM_BUDGET / ((unsigned long)ncpus * sizeof(struct hist));
+
+	if (n > HISTS_ENTRIES_MAX)
+		n = HISTS_ENTRIES_MAX;
+	if (n < HISTS_ENTRIES_MIN)
+		n = HISTS_ENTRIES_MIN;
+	return n;
+}
+
+int tracer_open(struct tracer *t, const struct options *opt)
+{
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	t->opt = opt;
+	t->proc_root = "/proc";
+	t->ncpus = libbpf_num_possible_cpus();
+	if (t->ncpus <= 0) {
+		fprintf(stderr, "osdhist: cannot count possible CPUs: %s\n",
+			strerror(-t->ncpus));
+		return -1;
+	}
+	t->percpu = calloc(t->ncpus, sizeof(struct hist));
+	if (!t->percpu) {
+		fprintf(stderr, "osdhist: out of memory\n");
+		return -1;
+	}
+
+	t->skel = osdhist_bpf__open();
+	if (!t->skel) {
+		fprintf(stderr, "osdhist: cannot open the BPF object: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	t->skel->rodata->split_pool = opt->pool;
+	t->skel->rodata->trace_subops = !opt->no_subops;
+	bpf_map__set_max_entries(t->skel->maps.hists, hists_entries(t->ncpus));
+
+	err = osdhist_bpf__load(t->skel);
+	if (err) {
+		if (err == -EPERM || err == -EACCES)
+			fprintf(stderr, "osdhist: not allowed to load BPF programs (%s); "
+				"run as root, or with CAP_BPF, CAP_PERFMON and "
+				"CAP_SYS_ADMIN\n", strerror(-err));
+		else
+			fprintf(stderr, "osdhist: the kernel refused the BPF programs "
+				"(%s); osdhist needs a kernel with BPF and uprobes "
+				"(run with -v for libbpf's log)\n", strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+void tracer_close(struct tracer *t)
+{
+	for (int i = 0; i < t->nbins; i++) {
+		for (int f = 0; f < NR_PROBE_FNS; f++)
+			bpf_link__destroy(t->bins[i].links[f]);
+		if (t->bins[i].fd >= 0)
+			close(t->bins[i].fd);
+	}
+	osdhist_bpf__destroy(t->skel);
+	free(t->series);
+	free(t->deltas);
+	free(t->percpu);
+	memset(t, 0, sizeof(*t));
+}

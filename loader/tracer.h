@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef OSDHIST_TRACER_H
+#define OSDHIST_TRACER_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "binary.h"
+#include "cli.h"
+#include "report.h"
+
+#define MAX_BINARIES	16
+#define MAX_PROCS	256
+/* A binary no process runs is kept this many scans (an OSD restart), unless
+ * the file was deleted or replaced (an upgrade). */
+#define IDLE_SCANS_KEEP	60
+
+/* A ceph-osd binary (device + inode) and the uprobes on it. */
+struct binary_slot {
+	dev_t dev;
+	ino_t ino;
+	char build_id[41];
+	char where[PATH_MAX];		/* the exe path as the process sees it */
+	struct bpf_link *links[NR_PROBE_FNS];
+	bool refused;			/* cannot be traced; said so once */
+	int nprocs;			/* processes running it at the last scan */
+	int fd;				/* pins the inode; its st_nlink tells an upgrade */
+	int idle_scans;			/* scans in a row with no process */
+};
+
+struct proc_slot {
+	pid_t pid;
+	int osd;
+	bool dead;			/* gone: retire its state at next snapshot */
+};
+
+/* Cumulative numbers for one (osd, pool, class, phase). */
+struct series_acc {
+	int osd;
+	__s64 pool;
+	__u8 cls, phase;
+	struct hist retired;	/* from processes that have exited */
+	struct hist live;	/* from running processes, this snapshot */
+	struct hist prev;	/* retired + live at the previous snapshot */
+};
+
+struct tracer {
+	const struct options *opt;
+	const char *proc_root;
+	struct osdhist_bpf *skel;
+	bool offsets_set;
+	struct ceph_offsets offs;
+	struct binary_slot bins[MAX_BINARIES];
+	int nbins;
+	struct proc_slot procs[MAX_PROCS];
+	int nprocs;
+	struct series_acc *series;
+	int nseries, series_cap;
+	struct series_delta *deltas;
+	struct hist *percpu;	/* one value per possible CPU */
+	int ncpus;
+	__u64 reaped, unknown_ops;
+};
+
+/* Loads the BPF programs (no probe yet).  0, or -1 after one line on stderr. */
+int tracer_open(struct tracer *t, const struct options *opt);
+void tracer_close(struct tracer *t);
+
+/* attach.c: attach to the binary of a process, once per inode. */
+int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t ino);
+void detach_unused(struct tracer *t);
+
+/* discover.c: rescan /proc; attach new binaries, let go of unused ones.
+ * Returns the number of traced processes, or -1 on a fatal error. */
+int tracer_discover(struct tracer *t);
+/* OSD id of a traced tgid (dead ones too until retired), -2 if unknown. */
+int tracer_osd_of(struct tracer *t, pid_t tgid);
+
+/* snapshot.c: read the maps and fill r with the interval since last call. */
+int tracer_snapshot(struct tracer *t, struct report *r);
+
+#endif
