@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests: no root, no cluster.  One binary, one cmocka group per file. */
+#include "unit.h"
+
+int main(void)
+{
+	int failed = 0;
+
+	failed += run_bucket_tests();
+	failed += run_stats_tests();
+	failed += run_cli_tests();
+	failed += run_procs_tests();
+	failed += run_render_tests();
+	failed += run_binary_tests();
+	return failed ? 1 : 0;
+}

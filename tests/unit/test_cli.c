@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command-line parsing: defaults, values, and refusals. */
+#include <stdio.h>
+#include "unit.h"
+#include "cli.h"
+
+static int parse(struct options *o, int argc, const char **argv)
+{
+	return cli_parse(argc, (char **)argv, o);
+}
+
+static void defaults(void **state)
+{
+	const char *argv[] = { "osdhist" };
+	struct options o;
+	(void)state;
+
+	assert_int_equal(parse(&o, 1, argv), 0);
+	assert_true(o.interval == 5);
+	assert_int_equal(o.count, 0);
+	assert_int_equal(o.osd, -1);
+	assert_int_equal(o.pid, 0);
+	assert_false(o.json);
+}
+
+static void everything(void **state)
+{
+	const char *argv[] = { "osdhist", "-T", "-m", "--json", "-P", "-p", "42",
+			       "--osd", "3", "--no-subops", "0.5", "7" };
+	struct options o;
+	(void)state;
+
+	assert_int_equal(parse(&o, 12, argv), 0);
+	assert_true(o.timestamp && o.millis && o.json && o.pool && o.no_subops);
+	assert_int_equal(o.pid, 42);
+	assert_int_equal(o.osd, 3);
+	assert_true(o.interval == 0.5);
+	assert_int_equal(o.count, 7);
+}
+
+static void refusals(void **state)
+{
+	const char *bad[][3] = {
+		{ "osdhist", "--bogus", NULL },
+		{ "osdhist", "0", NULL },
+		{ "osdhist", "-1", NULL },
+		{ "osdhist", "abc", NULL },
+		{ "osdhist", "1x", NULL },
+		{ "osdhist", "nan", NULL },
+		{ "osdhist", "-p", "0" },
+		{ "osdhist", "-p", "x" },
+		{ "osdhist", "--osd", "-3" },
+		{ "osdhist", "1", "0" },
+		{ "osdhist", "-p", NULL },
+	};
+	struct options o;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int argc = bad[i][2] ? 3 : 2;
+
+		assert_int_equal(parse(&o, argc, bad[i]), 2);
+	}
+	const char *three[] = { "osdhist", "1", "2", "3" };
+	assert_int_equal(parse(&o, 4, three), 2);
+}
+
+static void help_exits_zero(void **state)
+{
+	const char *argv[] = { "osdhist", "--version" };
+	struct options o;
+	(void)state;
+
+	assert_int_equal(parse(&o, 2, argv), 0);
+	assert_true(o.exit_now);
+}
+
+int run_cli_tests(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults),
+		cmocka_unit_test(everything),
+		cmocka_unit_test(refusals),
+		cmocka_unit_test(help_exits_zero),
+	};
+	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}

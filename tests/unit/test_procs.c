@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/* /proc parsing, on fixture trees made in a temp dir. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "unit.h"
+#include "procs.h"
+
+static char root[64];
+
+static void put(const char *pid, const char *name, const char *data, size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s/%s", root, pid, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(data, 1, len, f);
+	fclose(f);
+}
+
+static void proc(const char *pid, const char *comm, const char *cmdline,
+		 size_t len, char state)
+{
+	char path[256], target[256], stat[64];
+
+	put(pid, "comm", comm, strlen(comm));
+	put(pid, "cmdline", cmdline, len);
+	snprintf(stat, sizeof(stat), "%s (%s) %c 1 2 3", pid, comm, state);
+	put(pid, "stat", stat, strlen(stat));
+	snprintf(target, sizeof(target), "%s/bin-%s", root, comm);
+	put("bin", comm, "ELF", 3);	/* a file for exe to point at */
+	snprintf(target, sizeof(target), "%s/bin/%s", root, comm);
+	snprintf(path, sizeof(path), "%s/%s/exe", root, pid);
+	symlink(target, path);
+}
+
+#define CMD(s) s, sizeof(s)
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(root, "/tmp/osdhist-procs-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	proc("100", "ceph-osd\n", CMD("/usr/bin/ceph-osd\0-f\0--cluster\0ceph\0--id\0" "3"), 'S');
+	proc("101", "ceph-osd\n", CMD("ceph-osd\0-i\0" "12\0-c\0x.conf"), 'S');
+	proc("102", "ceph-osd\n", CMD("ceph-osd\0-n\0osd.7"), 'S');
+	proc("103", "bash\n", CMD("bash\0-c\0ceph-osd -i 4"), 'S');
+	proc("104", "ceph-osd\n", CMD("ceph-osd\0--name=osd.9"), 'Z');
+	proc("105", "ceph-osd\n", CMD("ceph-osd\0--foo"), 'R');
+	mkdir(strcat(strcpy((char[256]){0}, root), "/self"), 0755);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+	(void)state;
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	return system(cmd);
+}
+
+static void osd_id_forms(void **state)
+{
+	(void)state;
+	assert_int_equal(procs_osd_id(CMD("ceph-osd\0--id\0" "5")), 5);
+	assert_int_equal(procs_osd_id(CMD("ceph-osd\0--id=6")), 6);
+	assert_int_equal(procs_osd_id(CMD("ceph-osd\0-i\0" "7")), 7);
+	assert_int_equal(procs_osd_id(CMD("ceph-osd\0-i8")), 8);
+	assert_int_equal(procs_osd_id(CMD("ceph-osd\0-n\0osd.9")), 9);
+	assert_int_equal(procs_osd_id(CMD("ceph-osd\0--name\0osd.10")), 10);
+	assert_int_equal(procs_osd_id(CMD("ceph-osd\0--name=osd.11")), 11);
+	assert_int_equal(procs_osd_id(CMD("ceph-osd\0-n\0mon.a")), -1);
+	assert_int_equal(procs_osd_id(CMD("ceph-osd\0--id")), -1);
+	assert_int_equal(procs_osd_id(CMD("ceph-osd\0--id\0x")), -1);
+	assert_int_equal(procs_osd_id(CMD("ceph-osd")), -1);
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	return ((const struct osd_proc *)a)->pid - ((const struct osd_proc *)b)->pid;
+}
+
+static void scan_fixture(void **state)
+{
+	struct osd_proc p[8];
+	int n;
+	(void)state;
+
+	n = procs_scan(root, p, 8);
+	assert_int_equal(n, 5);	/* not bash */
+	qsort(p, n, sizeof(p[0]), by_pid);
+	assert_int_equal(p[0].pid, 100);
+	assert_int_equal(p[0].osd_id, 3);
+	assert_int_equal(p[1].osd_id, 12);
+	assert_int_equal(p[2].osd_id, 7);
+	assert_int_equal(p[3].osd_id, 9);
+	assert_int_equal(p[4].osd_id, -1);
+	assert_true(p[0].ino == p[1].ino);	/* same binary */
+	assert_int_equal(procs_inspect(root, 103, &p[0]), -EINVAL);
+	assert_int_equal(procs_inspect(root, 999, &p[0]), -ENOENT);
+}
+
+static void alive_and_zombies(void **state)
+{
+	(void)state;
+	assert_true(procs_alive(root, 100));
+	assert_true(procs_alive(root, 105));
+	assert_false(procs_alive(root, 104));	/* zombie */
+	assert_false(procs_alive(root, 999));
+}
+
+int run_procs_tests(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(osd_id_forms),
+		cmocka_unit_test(scan_fixture),
+		cmocka_unit_test(alive_and_zombies),
+	};
+	return cmocka_run_group_tests_name("procs", tests, setup, teardown);
+}

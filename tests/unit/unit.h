@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cmocka needs these before its header. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+int run_bucket_tests(void);
+int run_stats_tests(void);
+int run_cli_tests(void);
+int run_procs_tests(void);
+int run_render_tests(void);
+int run_binary_tests(void);
