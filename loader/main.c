@@ -19,13 +19,15 @@
 /* How often /proc is rescanned for new OSDs and binaries, at most. */
 #define RESCAN_SEC 1.0
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, print_now;
 static bool verbose;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop = 1;
+	if (sig == SIGUSR1)
+		print_now = 1;
+	else
+		stop = 1;
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -126,6 +128,7 @@ int main(int argc, char **argv)
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);	/* print a snapshot now */
 	if (tracer_open(&t, &o)) {
 		tracer_close(&t);
 		return 1;
@@ -145,6 +148,11 @@ int main(int argc, char **argv)
 			}
 			if (o.pid && !procs_alive("/proc", o.pid)) {
 				fprintf(stderr, "osdhist: pid %d has exited\n", o.pid);
+				stop = 1;
+				break;
+			}
+			if (o.pid && !traced) {	/* said why in attach_binary() */
+				err = 1;
 				break;
 			}
 			if (!traced && !waiting)
@@ -156,6 +164,11 @@ int main(int argc, char **argv)
 			waiting = !traced;
 			next_scan = now + (o.interval < RESCAN_SEC ? o.interval : RESCAN_SEC);
 		}
+		if (print_now) {
+			print_now = 0;
+			print_snapshot(&t, &o, now - last);
+			last = now;
+		}
 		if (now >= next_print) {
 			print_snapshot(&t, &o, now - last);
 			last = now;
@@ -165,7 +178,7 @@ int main(int argc, char **argv)
 		}
 		sleep_until(next_scan < next_print ? next_scan : next_print);
 	}
-	if (stop)	/* SIGINT/SIGTERM: the final snapshot, then exit 0 */
+	if (stop && !err)	/* SIGINT/SIGTERM, -p gone: a final snapshot */
 		print_snapshot(&t, &o, now_mono() - last);
 	tracer_close(&t);
 	return err;
