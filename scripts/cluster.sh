@@ -1,0 +1,567 @@
+#!/usr/bin/env bash
+# scripts/cluster.sh - a throwaway single-host Ceph cluster for tests, demos
+# and benchmarks.  Everything lives under one directory; nothing in
+# /etc/ceph or /var/lib/ceph is read or written.
+#
+# Needs (Debian 12): ceph-mon ceph-osd ceph-mgr ceph-common (ceph, rados,
+# monmaptool), util-linux (setsid), iproute2 (ss), procps, coreutils.
+#
+# Usage:
+#   cluster.sh start DIR [--osds N] [--store memstore|bluestore]
+#                        [--pool NAME] [--pg N] [--timeout SECONDS]
+#   cluster.sh stop DIR                 # kill recorded pids, rm -rf DIR
+#   cluster.sh restart-osd DIR ID [--timeout S]
+#                                       # restart one OSD (same command line, new
+#                                       # pid in DIR/pids), wait active+clean;
+#                                       # bluestore only
+#   cluster.sh osd-pid DIR ID           # print the pid of osd.ID
+#   cluster.sh wait-clean DIR [SECONDS] # wait until all PGs active+clean
+#   cluster.sh status DIR               # ceph -s
+#
+# Files in DIR:
+#   ceph.conf        cluster configuration (pass -c DIR/ceph.conf, or source env)
+#   env              sourceable: CEPH_CONF, POOL, CEPH_MON_HOST, CEPH_MON_PORT,
+#                    OSDHIST_CLUSTER_DIR, OSDHIST_NUM_OSDS, OSDHIST_STORE
+#   pids             "name pid" per line: mon.a, mgr.x, osd.0 ... osd.N-1
+#   cmd.<name>       NUL-separated command line each daemon was started with
+#   log/             <name>.log (ceph log), <name>.out (stdout/stderr), cluster.log
+#   run/             admin sockets (ceph-<name>.asok), pid files
+#   crash/           ceph crash dumps
+#   mon.a/ mgr.x/ osd.N/  daemon data;  osd.N.block  bluestore block file
+#
+# Daemons: ceph-mon -f -c DIR/ceph.conf -i a (msgr v2 only, 127.0.0.1, random
+# free port in 20000-40000), ceph-mgr -i x (no python modules, only for PG
+# stats), ceph-osd -f -c DIR/ceph.conf -i N (ports 6800-7300). Each runs in its
+# own session (setsid), so Ctrl-C on the caller does not reach them: always
+# "stop". Auth is off. The op tracker is left on (default).
+# Env: CEPH_CLI_TIMEOUT (s, default 30) bounds every ceph CLI call made here.
+set -euo pipefail
+
+PROG=cluster.sh
+MARKER=.osdhist-cluster
+CEPH_CLI_TIMEOUT=${CEPH_CLI_TIMEOUT:-30}
+
+log() { echo "$PROG: $*" >&2; }
+die() { echo "$PROG: error: $*" >&2; exit 1; }
+
+usage() {
+    sed -n '/^# Usage:/,/^# Files/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+    exit 2
+}
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}'; }
+
+# ceph CLI against this cluster, never hanging forever.
+c() {
+    timeout -k 5 "$CEPH_CLI_TIMEOUT" ceph -c "$CONF" --connect-timeout 15 "$@"
+}
+
+set_dir() {
+    [ -n "${1:-}" ] || usage
+    DIR=$(realpath -m -- "$1")
+    [[ $DIR != *[[:space:]]* ]] || die "DIR must not contain whitespace"
+    CONF=$DIR/ceph.conf
+}
+
+# Is PID a live (non-zombie) ceph daemon of the cluster in $DIR?
+is_ours() {
+    local pid=$1 comm state
+    [[ $pid =~ ^[0-9]+$ ]] || return 1
+    comm=$(cat "/proc/$pid/comm" 2>/dev/null) || return 1
+    [[ $comm == ceph-* ]] || return 1
+    state=$(awk '/^State:/{print $2}' "/proc/$pid/status" 2>/dev/null) || return 1
+    [ "$state" != Z ] || return 1
+    tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -qxF -- "$CONF"
+}
+
+pid_of() { # name -> pid from DIR/pids
+    [ -f "$DIR/pids" ] || return 1
+    awk -v n="$1" '$1 == n { p = $2 } END { if (p == "") exit 1; print p }' "$DIR/pids"
+}
+
+record_pid() { # name pid : replace in place or append
+    local tmp=$DIR/pids.tmp
+    touch "$DIR/pids"
+    awk -v n="$1" -v p="$2" '$1 == n { $2 = p; f = 1 } { print } END { if (!f) print n, p }' \
+        "$DIR/pids" >"$tmp"
+    mv -f "$tmp" "$DIR/pids"
+}
+
+# launch NAME CMD...: start a daemon in its own session, stdout/stderr to
+# DIR/log/NAME.out, no core files, record "NAME PID" in DIR/pids.
+# The subshell execs setsid which execs the daemon (a non-group-leader does
+# not fork in setsid), so $! is the daemon's pid.
+launch() {
+    local name=$1; shift
+    printf '%s\0' "$@" >"$DIR/cmd.$name"
+    (
+        ulimit -c 0
+        # do not leak the caller's fds (pipes of $(...), test harnesses)
+        for fd in /proc/"$BASHPID"/fd/*; do
+            fd=${fd##*/}
+            if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+        done
+        cd "$DIR"
+        exec setsid "$@" </dev/null >>"$DIR/log/$name.out" 2>&1
+    ) &
+    local pid=$!
+    record_pid "$name" "$pid"
+    # make sure the pid really is the daemon (comm changes after exec)
+    local i
+    for i in $(seq 50); do
+        if [[ $(cat "/proc/$pid/comm" 2>/dev/null) == ceph-* ]]; then
+            return 0
+        fi
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    die "$name (pid $pid) did not start; see $DIR/log/$name.out and $DIR/log/$name.log"
+}
+
+relaunch() { # name : same command line as before
+    local name=$1
+    local -a cmd
+    mapfile -d '' cmd <"$DIR/cmd.$name"
+    launch "$name" "${cmd[@]}"
+}
+
+alive_or_die() { # name
+    local pid
+    pid=$(pid_of "$1") || die "no pid recorded for $1"
+    is_ours "$pid" || die "$1 (pid $pid) died; last lines of $DIR/log/$1.log:
+$(tail -n 15 "$DIR/log/$1.log" 2>/dev/null; tail -n 5 "$DIR/log/$1.out" 2>/dev/null)"
+}
+
+free_port() { # random TCP port in 20000-40000 not being listened on
+    local p i
+    for i in $(seq 100); do
+        p=$((20000 + RANDOM % 20001))
+        if [ -z "$(ss -Hltn "( sport = :$p )" 2>/dev/null)" ]; then
+            echo "$p"; return 0
+        fi
+    done
+    die "no free port found in 20000-40000"
+}
+
+write_conf() {
+    local osd_size=$((NUM_OSDS >= 2 ? 2 : 1))
+    cat >"$CONF" <<EOF
+# generated by $PROG for a throwaway test cluster; do not use in production
+[global]
+fsid = $FSID
+mon host = [v2:127.0.0.1:$MON_PORT]
+mon initial members = a
+public addr = 127.0.0.1
+cluster addr = 127.0.0.1
+ms bind msgr1 = false
+ms bind msgr2 = true
+ms bind ipv6 = false
+
+auth cluster required = none
+auth service required = none
+auth client required = none
+auth supported = none
+keyring = $DIR/keyring
+
+run dir = $DIR/run
+crash dir = $DIR/crash
+log to syslog = false
+err to syslog = false
+clog to syslog = false
+mon cluster log file = $DIR/log/cluster.log
+mon cluster log to syslog = false
+
+osd pool default size = $osd_size
+osd pool default min size = 1
+osd pool default pg num = $PG_NUM
+osd pool default pgp num = $PG_NUM
+osd pool default pg autoscale mode = off
+osd crush chooseleaf type = 0
+mon allow pool size one = true
+mon allow pool delete = true
+mon warn on pool no redundancy = false
+mon warn on insecure global id reclaim = false
+mon warn on insecure global id reclaim allowed = false
+mon data avail warn = 2
+mon data avail crit = 1
+mgr initial modules =
+mgr stats period = 1
+mon mgr digest period = 1
+# batch mon updates for 0.1 s instead of 1 s: much faster boot and pool create
+paxos propose interval = 0.1
+
+[mon]
+mon data = $DIR/\$name
+# port taken: fail at once (we retry with another port) instead of trying 3 times
+# 5 s apart; count = 0 would mean "never even try"
+ms bind retry count = 1
+admin socket = $DIR/run/\$cluster-\$name.asok
+log file = $DIR/log/\$name.log
+pid file = $DIR/run/\$name.pid
+
+[mgr]
+mgr data = $DIR/\$name
+# an empty module dir: the mgr runs no python modules at all, but still
+# aggregates PG stats in C++ so "ceph pg stat" / "ceph pg ls" work
+mgr module path = $DIR/mgr-modules
+admin socket = $DIR/run/\$cluster-\$name.asok
+log file = $DIR/log/\$name.log
+pid file = $DIR/run/\$name.pid
+
+[osd]
+osd data = $DIR/\$name
+osd journal = $DIR/\$name/journal
+admin socket = $DIR/run/\$cluster-\$name.asok
+log file = $DIR/log/\$name.log
+pid file = $DIR/run/\$name.pid
+osd objectstore = $STORE
+# no scrubbing: it is background noise for latency measurements
+osd scrub load threshold = 0
+osd scrub min interval = 1000000000
+osd scrub max interval = 1000000000
+osd deep scrub interval = 1000000000
+osd max backfills = 8
+osd heartbeat grace = 10
+osd mon report interval = 1
+# memstore: RAM only, lost on restart
+memstore device bytes = 8G
+# bluestore: sparse file outside the osd data dir
+bluestore block path = $DIR/\$name.block
+bluestore block create = true
+bluestore block size = 4G
+bluestore block db create = false
+bluestore block wal create = false
+bluestore fsck on mkfs = false
+bluestore fsck on mount = false
+bluestore cache autotune = false
+bluestore cache size = 128M
+osd memory target = 1G
+EOF
+}
+
+start_mon() {
+    local _
+    for _ in 1 2 3; do
+        MON_PORT=$(free_port)
+        write_conf
+        rm -rf "$DIR/mon.a" "$DIR/monmap"
+        monmaptool --create --clobber --fsid "$FSID" \
+            --addv a "[v2:127.0.0.1:$MON_PORT]" "$DIR/monmap" >/dev/null
+        ceph-mon -c "$CONF" --mkfs -i a --monmap "$DIR/monmap" \
+            --keyring "$DIR/keyring" >"$DIR/log/mon.a.mkfs" 2>&1 \
+            || die "ceph-mon --mkfs failed: $(tail -n 5 "$DIR/log/mon.a.mkfs")"
+        launch mon.a ceph-mon -f -c "$CONF" -i a
+        local pid deadline=$((SECONDS + 15))
+        pid=$(pid_of mon.a)
+        while [ $SECONDS -lt $deadline ]; do
+            is_ours "$pid" || break
+            # listening, and it is our mon that listens (not someone else)
+            if ss -Hltnp "( sport = :$MON_PORT )" | grep -q "pid=$pid,"; then
+                return 0
+            fi
+            sleep 0.1
+        done
+        if is_ours "$pid"; then
+            die "ceph-mon did not listen on port $MON_PORT within 15 s"
+        fi
+        log "ceph-mon exited (port $MON_PORT taken?), retrying with another port"
+    done
+    die "ceph-mon failed to start 3 times; see $DIR/log/mon.a.log"
+}
+
+# ---- waiting ---------------------------------------------------------------
+
+# all PGs (sum of pg_num over pools) known to the mgr and active+clean.
+# With $1 = osd id and $2 = epoch: PGs whose acting set contains that OSD must
+# also have been reported at or after that epoch (so stale pre-restart stats
+# don't count).
+pgs_clean() {
+    local want json
+    want=$(c osd pool ls detail -f json 2>/dev/null | jq '[.[].pg_num] | add // 0') || return 1
+    json=$(c pg ls -f json 2>/dev/null) || return 1
+    jq -e --argjson want "$want" --argjson osd "${1:--1}" --argjson ep "${2:-0}" '
+        (.pg_stats // .) as $pgs
+        | ($pgs | length) == $want
+          and all($pgs[]; .state == "active+clean")
+          and all($pgs[] | select(.acting | index($osd)); .reported_epoch >= $ep)
+    ' <<<"$json" >/dev/null || return 1
+    # the mon's digest ("ceph -s") lags the mgr a little; wait for it too
+    c status -f json 2>/dev/null | jq -e --argjson want "$want" '
+        .pgmap.num_pgs == $want
+        and ([.pgmap.pgs_by_state[]? | select(.state_name != "active+clean")] | length) == 0
+    ' >/dev/null
+}
+
+wait_clean() { # timeout [osd epoch]
+    local timeout=$1 deadline=$((SECONDS + $1))
+    while ! pgs_clean "${2:-}" "${3:-}"; do
+        if [ $SECONDS -ge $deadline ]; then
+            log "PG states:"
+            c pg stat >&2 || true
+            c pg ls 2>/dev/null | head -n 20 >&2 || true
+            die "PGs not all active+clean after ${timeout}s (see $DIR/log/)"
+        fi
+        check_daemons
+        sleep 0.3
+    done
+}
+
+check_daemons() {
+    local name pid
+    while read -r name pid; do
+        is_ours "$pid" || die "$name (pid $pid) died; last lines of $DIR/log/$name.log:
+$(tail -n 15 "$DIR/log/$name.log" 2>/dev/null; tail -n 5 "$DIR/log/$name.out" 2>/dev/null)"
+    done <"$DIR/pids"
+}
+
+# osd.$1 up in the osdmap with up_from > $2
+osd_up_since() {
+    c osd dump -f json 2>/dev/null | jq -e --argjson id "$1" --argjson ep "${2:-0}" '
+        .osds[] | select(.osd == $id) | .up == 1 and .up_from > $ep' >/dev/null
+}
+
+wait_osds_up() { # timeout
+    local deadline=$((SECONDS + $1)) n
+    while :; do
+        n=$(c osd dump -f json 2>/dev/null | jq '[.osds[] | select(.up == 1 and .in == 1)] | length') || n=0
+        [ "${n:-0}" -ge "$NUM_OSDS" ] && return 0
+        [ $SECONDS -lt $deadline ] || die "only ${n:-0}/$NUM_OSDS OSDs up+in after $1 s"
+        check_daemons
+        sleep 0.2
+    done
+}
+
+# ---- subcommands -----------------------------------------------------------
+
+start_abort() {
+    local rc=$?
+    [ "${START_OK:-1}" = 0 ] || return 0
+    trap '' INT TERM
+    log "start failed or interrupted (rc $rc): stopping the daemons it started; logs in $DIR/log"
+    # our direct children (includes a daemon forked but not yet recorded)
+    local kids
+    kids=$(jobs -p)
+    # shellcheck disable=SC2086
+    [ -z "$kids" ] || kill -TERM $kids 2>/dev/null || true
+    if [ -f "$DIR/pids" ]; then
+        # shellcheck disable=SC2046
+        kill_pids $(awk '{print $2}' "$DIR/pids") || true
+    fi
+    # shellcheck disable=SC2086
+    [ -z "$kids" ] || kill -KILL $kids 2>/dev/null || true
+    exit "$rc"
+}
+
+cmd_start() {
+    set_dir "${1:-}"; shift || true
+    NUM_OSDS=1 STORE=memstore POOL=osdhist PG_NUM=8
+    local timeout=60
+    while [ $# -gt 0 ]; do
+        case $1 in
+            --osds) NUM_OSDS=${2:?}; shift 2 ;;
+            --store) STORE=${2:?}; shift 2 ;;
+            --pool) POOL=${2:?}; shift 2 ;;
+            --pg) PG_NUM=${2:?}; shift 2 ;;
+            --timeout) timeout=${2:?}; shift 2 ;;
+            *) usage ;;
+        esac
+    done
+    [[ $NUM_OSDS =~ ^[1-9][0-9]*$ ]] || die "--osds must be a positive integer"
+    [[ $PG_NUM =~ ^[1-9][0-9]*$ ]] || die "--pg must be a positive integer"
+    case $STORE in memstore|bluestore) ;; *) die "--store must be memstore or bluestore" ;; esac
+    for t in ceph ceph-mon ceph-osd ceph-mgr monmaptool rados jq ss setsid; do
+        command -v "$t" >/dev/null || die "$t not found"
+    done
+
+    mkdir -p "$DIR"
+    [ -z "$(ls -A "$DIR")" ] || die "$DIR is not empty"
+    touch "$DIR/$MARKER"
+    # on failure or Ctrl-C: stop whatever we started (logs stay in DIR/log)
+    START_OK=0
+    trap start_abort EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    mkdir -p "$DIR/log" "$DIR/run" "$DIR/crash" "$DIR/mgr-modules"
+    : >"$DIR/pids"
+
+    local t0; t0=$(now)
+    FSID=$(uuidgen)
+    ceph-authtool --create-keyring "$DIR/keyring" --gen-key -n mon. \
+        --cap mon 'allow *' >/dev/null
+    ceph-authtool "$DIR/keyring" --gen-key -n client.admin \
+        --cap mon 'allow *' --cap osd 'allow *' --cap mgr 'allow *' \
+        --cap mds 'allow *' >/dev/null
+
+    start_mon
+    log "mon.a on v2:127.0.0.1:$MON_PORT ($(elapsed "$t0")s)"
+    # the always-on mgr modules are deliberately absent (empty module path)
+    c health mute MGR_MODULE_ERROR --sticky >/dev/null 2>&1 || true
+
+    mkdir -p "$DIR/mgr.x"
+    launch mgr.x ceph-mgr -f -c "$CONF" -i x
+
+    # create OSD ids and their stores (in parallel), then start them
+    local i uuid id pids_mkfs=()
+    for ((i = 0; i < NUM_OSDS; i++)); do
+        uuid=$(uuidgen)
+        id=$(c osd new "$uuid") || die "ceph osd new failed"
+        [ "$id" = "$i" ] || die "expected osd id $i, got '$id'"
+        mkdir -p "$DIR/osd.$i"
+        ceph-osd -c "$CONF" -i "$i" --mkfs --osd-uuid "$uuid" \
+            >"$DIR/log/osd.$i.mkfs" 2>&1 &
+        pids_mkfs+=($!)
+    done
+    for ((i = 0; i < NUM_OSDS; i++)); do
+        wait "${pids_mkfs[$i]}" || die "ceph-osd --mkfs for osd.$i failed: $(tail -n 5 "$DIR/log/osd.$i.mkfs")"
+    done
+    for ((i = 0; i < NUM_OSDS; i++)); do
+        launch "osd.$i" ceph-osd -f -c "$CONF" -i "$i"
+    done
+
+    wait_osds_up "$timeout"
+    log "$NUM_OSDS OSD(s) up ($(elapsed "$t0")s)"
+
+    c osd pool create "$POOL" "$PG_NUM" "$PG_NUM" replicated >/dev/null 2>&1 \
+        || die "pool create $POOL failed"
+    c osd pool application enable "$POOL" rados >/dev/null 2>&1 \
+        || die "pool application enable failed"
+
+    log "pool $POOL created ($(elapsed "$t0")s)"
+    cat >"$DIR/env" <<EOF
+export CEPH_CONF=$CONF
+export POOL=$POOL
+export CEPH_MON_HOST=v2:127.0.0.1:$MON_PORT
+export CEPH_MON_PORT=$MON_PORT
+export OSDHIST_CLUSTER_DIR=$DIR
+export OSDHIST_NUM_OSDS=$NUM_OSDS
+export OSDHIST_STORE=$STORE
+EOF
+
+    wait_clean "$timeout"
+    START_OK=1
+    echo "$PROG: cluster up in $(elapsed "$t0")s: $NUM_OSDS $STORE OSD(s), pool $POOL ($PG_NUM PGs), mon v2:127.0.0.1:$MON_PORT, dir $DIR"
+}
+
+# TERM the given pids (only ours), wait up to 10 s, then KILL.
+# With REAP=1 also wait (a bit) until init has reaped them.
+kill_pids() {
+    local pid live=() i
+    for pid in "$@"; do is_ours "$pid" && live+=("$pid"); done
+    [ ${#live[@]} -gt 0 ] || return 0
+    kill -TERM "${live[@]}" 2>/dev/null || true
+    for i in $(seq 100); do
+        local left=()
+        for pid in "${live[@]}"; do is_ours "$pid" && left+=("$pid"); done
+        [ ${#left[@]} -gt 0 ] || { [ "${REAP:-0}" = 0 ] || wait_reaped "${live[@]}"; return 0; }
+        sleep 0.1
+    done
+    for pid in "${live[@]}"; do
+        is_ours "$pid" && { log "pid $pid did not exit on TERM, sending KILL"; kill -KILL "$pid" 2>/dev/null || true; }
+    done
+    for i in $(seq 50); do
+        local left=()
+        for pid in "${live[@]}"; do is_ours "$pid" && left+=("$pid"); done
+        [ ${#left[@]} -gt 0 ] || { [ "${REAP:-0}" = 0 ] || wait_reaped "${live[@]}"; return 0; }
+        sleep 0.1
+    done
+    log "warning: pids still alive after KILL: ${left[*]}"
+    return 1
+}
+
+# The daemons are orphans (their parent, cluster.sh start, has exited), so
+# they are reaped by init; give it a moment so that the pids are really gone
+# (some container inits reap only every couple of seconds).
+wait_reaped() {
+    local pid i
+    for i in $(seq 50); do
+        for pid in "$@"; do
+            [[ $(cat "/proc/$pid/comm" 2>/dev/null) == ceph-* ]] && break
+            pid=
+        done
+        [ -n "$pid" ] || return 0
+        sleep 0.1
+    done
+}
+
+cmd_stop() {
+    set_dir "${1:-}"
+    [ -e "$DIR" ] || return 0
+    [ -f "$DIR/$MARKER" ] || die "refusing to stop/remove $DIR: not a $PROG cluster dir"
+    if [ -f "$DIR/pids" ]; then
+        local pids
+        # OSDs first (clean shutdown while the mon is still there), then the rest
+        pids=$(awk '$1 ~ /^osd\./ {print $2}' "$DIR/pids")
+        # shellcheck disable=SC2086
+        REAP=1 kill_pids $pids || true
+        pids=$(awk '$1 !~ /^osd\./ {print $2}' "$DIR/pids")
+        # shellcheck disable=SC2086
+        REAP=1 kill_pids $pids || true
+    fi
+    rm -rf -- "$DIR"
+}
+
+cmd_osd_pid() {
+    set_dir "${1:-}"
+    local id=${2:?usage: osd-pid DIR ID} pid
+    pid=$(pid_of "osd.$id") || die "no osd.$id in $DIR/pids"
+    is_ours "$pid" || die "osd.$id (pid $pid) is not running"
+    echo "$pid"
+}
+
+cmd_restart_osd() {
+    set_dir "${1:-}"
+    local id=${2:?usage: restart-osd DIR ID [--timeout S]} timeout=60 pid epoch t0
+    [[ $id =~ ^[0-9]+$ ]] || die "bad osd id '$id'"
+    shift 2
+    while [ $# -gt 0 ]; do
+        case $1 in
+            --timeout) timeout=${2:?}; shift 2 ;;
+            *) usage ;;
+        esac
+    done
+    [ -f "$DIR/$MARKER" ] || die "$DIR is not a cluster dir"
+    NUM_OSDS=$(grep -c '^osd\.' "$DIR/pids")
+    if grep -qx 'osd objectstore = memstore' "$CONF"; then
+        die "restart-osd needs a --store bluestore cluster (memstore loses all PGs on restart)"
+    fi
+    t0=$(now)
+    pid=$(pid_of "osd.$id") || die "no osd.$id in $DIR/pids"
+    kill_pids "$pid" || die "could not stop osd.$id (pid $pid)"
+    # make the mon see it down now even if it died without telling it
+    c osd down "$id" >/dev/null 2>&1 || true
+    epoch=$(c osd dump -f json | jq '.epoch') || die "osd dump failed"
+    relaunch "osd.$id"
+    local deadline=$((SECONDS + timeout))
+    while ! osd_up_since "$id" "$epoch"; do
+        [ $SECONDS -lt $deadline ] || die "osd.$id not up again after ${timeout}s"
+        alive_or_die "osd.$id"
+        sleep 0.2
+    done
+    local up_from
+    up_from=$(c osd dump -f json | jq --argjson id "$id" '.osds[] | select(.osd == $id) | .up_from')
+    wait_clean "$timeout" "$id" "$up_from"
+    echo "$PROG: osd.$id restarted (pid $(pid_of "osd.$id")) in $(elapsed "$t0")s"
+}
+
+cmd_wait_clean() {
+    set_dir "${1:-}"
+    local timeout=${2:-60}
+    [[ $timeout =~ ^[0-9]+$ ]] || die "bad timeout '$timeout'"
+    wait_clean "$timeout"
+}
+
+main() {
+    local sub=${1:-}; shift || true
+    case $sub in
+        start) cmd_start "$@" ;;
+        stop) cmd_stop "$@" ;;
+        restart-osd) cmd_restart_osd "$@" ;;
+        osd-pid) cmd_osd_pid "$@" ;;
+        wait-clean) cmd_wait_clean "$@" ;;
+        status) set_dir "${1:-}"; c -s ;;
+        *) usage ;;
+    esac
+}
+
+main "$@"

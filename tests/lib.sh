@@ -1,0 +1,157 @@
+# shellcheck shell=bash
+# tests/lib.sh - small bash library for osdhist integration tests.
+#
+# packages: ceph-mon ceph-osd ceph-mgr ceph-common jq iproute2 util-linux procps coreutils
+#
+# Usage (from tests/integration/test_foo.sh):
+#   source "$(dirname "$0")/../lib.sh"
+#   cluster_up --osds 1            # args go to scripts/cluster.sh start
+#   check "pool is there" rados -p "$POOL" ls
+#   finish                         # last line: "N passed, N failed"
+#
+# cluster_up ARGS...   mktemp -d, scripts/cluster.sh start DIR ARGS, source
+#                      DIR/env (CEPH_CONF, POOL, CEPH_MON_HOST, ...), set
+#                      CLUSTER_DIR=DIR. May be called several times (several
+#                      clusters at once); env/CLUSTER_DIR are those of the
+#                      last one. Every cluster is stopped (by pid) and its dir
+#                      removed on any exit: normal, failure, Ctrl-C, TERM.
+# cluster_down [DIR]   stop one cluster now (default $CLUSTER_DIR).
+# cluster_use DIR      make DIR the current cluster (re-source its env).
+# pass MSG / fail MSG  count and print a result.
+# check MSG CMD...     pass if CMD succeeds (its output shown only on failure).
+# check_eq MSG A B     pass if A == B (strings).
+# finish               stop clusters, print "N passed, N failed", exit 1 if any failed.
+# perf_dump ID         "perf dump" JSON of osd.ID via its admin socket.
+# perf_counter ID SECTION COUNTER   one counter, e.g. perf_counter 0 osd op_w
+#                      (latency counters print as compact JSON objects).
+# osd_pid ID           pid of osd.ID of the current cluster.
+# lib_mktemp VAR [-d]  VAR=$(mktemp [-d]), removed again on exit.
+
+LIB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CLUSTER_SH=$LIB_ROOT/scripts/cluster.sh
+TESTS_PASSED=0
+TESTS_FAILED=0
+_LIB_CLUSTERS=()
+_LIB_TRAPPED=0
+_LIB_TMPS=()
+
+_lib_cleanup() {
+    local d
+    for d in "${_LIB_CLUSTERS[@]}"; do
+        [ -n "$d" ] || continue
+        "$CLUSTER_SH" stop "$d" >/dev/null 2>&1 || echo "lib.sh: stopping cluster $d failed" >&2
+        rm -rf -- "$d"
+    done
+    _LIB_CLUSTERS=()
+    for d in "${_LIB_TMPS[@]}"; do rm -rf -- "$d"; done
+    _LIB_TMPS=()
+    # background jobs of the test itself
+    local kids
+    kids=$(jobs -p)
+    # shellcheck disable=SC2086
+    [ -z "$kids" ] || kill $kids 2>/dev/null || true
+}
+
+_lib_on_signal() { # SIG
+    trap '' INT TERM
+    echo "lib.sh: got SIG$1, cleaning up" >&2
+    _lib_cleanup
+    trap - EXIT "$1"
+    kill "-$1" $$
+    exit 128
+}
+
+_lib_install_trap() {
+    [ "$_LIB_TRAPPED" = 1 ] && return 0
+    _LIB_TRAPPED=1
+    trap '_lib_cleanup' EXIT
+    trap '_lib_on_signal INT' INT
+    trap '_lib_on_signal TERM' TERM
+}
+
+cluster_up() {
+    _lib_install_trap
+    local dir
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/osdhist-cluster.XXXXXX") || return 1
+    _LIB_CLUSTERS+=("$dir")
+    if ! "$CLUSTER_SH" start "$dir" "$@"; then
+        echo "lib.sh: cluster start failed; logs: $dir/log (removed on exit)" >&2
+        tail -n 20 "$dir"/log/*.log >&2 2>/dev/null || true
+        return 1
+    fi
+    cluster_use "$dir"
+}
+
+lib_mktemp() { # VAR [-d]
+    _lib_install_trap
+    local _t
+    _t=$(mktemp ${2:+"$2"}) || return 1
+    _LIB_TMPS+=("$_t")
+    printf -v "$1" '%s' "$_t"
+}
+
+cluster_use() {
+    CLUSTER_DIR=$1
+    # shellcheck disable=SC1091
+    source "$CLUSTER_DIR/env"
+}
+
+cluster_down() {
+    local dir=${1:-$CLUSTER_DIR} i rc=0
+    "$CLUSTER_SH" stop "$dir" || rc=$?
+    rm -rf -- "$dir"
+    for i in "${!_LIB_CLUSTERS[@]}"; do
+        [ "${_LIB_CLUSTERS[$i]}" != "$dir" ] || unset "_LIB_CLUSTERS[$i]"
+    done
+    return $rc
+}
+
+pass() {
+    TESTS_PASSED=$((TESTS_PASSED + 1))
+    echo "ok - $*"
+}
+
+fail() {
+    TESTS_FAILED=$((TESTS_FAILED + 1))
+    echo "FAIL - $*"
+}
+
+check() {
+    local msg=$1 out; shift
+    if out=$("$@" 2>&1); then
+        pass "$msg"
+    else
+        fail "$msg"
+        [ -z "$out" ] || sed 's/^/    /' <<<"$out" | tail -n 20
+    fi
+}
+
+check_eq() {
+    if [ "$2" == "$3" ]; then
+        pass "$1"
+    else
+        fail "$1 (got '$2', want '$3')"
+    fi
+}
+
+finish() {
+    _lib_cleanup
+    trap - EXIT INT TERM
+    echo "$TESTS_PASSED passed, $TESTS_FAILED failed"
+    [ "$TESTS_FAILED" -eq 0 ] || exit 1
+    exit 0
+}
+
+osd_asok() { echo "$CLUSTER_DIR/run/ceph-osd.$1.asok"; }
+
+perf_dump() {
+    ceph --admin-daemon "$(osd_asok "$1")" perf dump
+}
+
+perf_counter() { # ID SECTION COUNTER
+    perf_dump "$1" | jq -ce --arg s "$2" --arg c "$3" '.[$s][$c]'
+}
+
+osd_pid() {
+    "$CLUSTER_SH" osd-pid "$CLUSTER_DIR" "$1"
+}
