@@ -12,6 +12,7 @@ struct options {
 	bool millis;		/* -m */
 	bool json;		/* --json */
 	bool pool;		/* -P: key histograms by pool id too */
+	bool phases;		/* --phases: execute/commit phases (more probes) */
 	bool no_subops;		/* --no-subops */
 	pid_t pid;		/* -p: only this process, 0 = all */
 	int osd;		/* --osd: only this OSD id, -1 = all */

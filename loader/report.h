@@ -14,6 +14,7 @@ struct series_delta {
 	__u8 cls;
 	__u8 phase;
 	struct hist h;		/* what happened in the interval */
+	struct hist cum;	/* since osdhist started (Prometheus wants this) */
 };
 
 /* The tracer's own health, cumulative since osdhist started. */

@@ -203,6 +203,7 @@ int tracer_snapshot(struct tracer *t, struct report *r)
 		d->cls = s->cls;
 		d->phase = s->phase;
 		hist_sub(&d->h, &cum, &s->prev);
+		d->cum = cum;
 		s->prev = cum;
 	}
 	qsort(t->deltas, t->nseries, sizeof(*t->deltas), cmp_delta);
