@@ -14,9 +14,17 @@
 __u32 off_op_request = 0;	/* OpRequest::request (Message*) */
 __u32 off_op_rmw = 0;		/* OpRequest -> OpInfo::rmw_flags */
 __u32 off_msg_type = 0;		/* Message::header.type (u16) */
+__u32 off_op_dequeued = 0;	/* OpRequest::dequeued_time (utime_t) */
+__u32 off_repmod_op = 0;	/* ReplicatedBackend::RepModify::op */
+__u32 sp_spg = 0;		/* enqueue_op's spg_t, from the entry %rsp */
+__u32 sp_submit_op = 0;		/* submit_transaction's OpRequestRef, likewise */
+/* CLOCK_TAI - CLOCK_REALTIME in ns (whole seconds), kept current by the
+ * loader: BPF reads TAI, Ceph stamps ops with REALTIME. */
+__s64 tai_offset_ns = 0;
 
 const volatile bool split_pool = false;
 const volatile bool trace_subops = true;
+const volatile bool phases = false;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -145,7 +153,11 @@ int BPF_KPROBE(op_enqueue, void *osd, void **opref)
 	__u64 op = read_u64(opref);
 	__u16 type;
 	struct op_key key = { .tgid = tgid(), .op = op };
-	struct op_state st = { .start_ns = bpf_ktime_get_ns(), .pool = -1 };
+	struct op_state st = {
+		.start_ns = bpf_ktime_get_ns(),
+		.start_rt = bpf_ktime_get_tai_ns() - tai_offset_ns,
+		.pool = -1,
+	};
 
 	if (!op)
 		return count(H_READ_FAIL);
@@ -156,10 +168,47 @@ int BPF_KPROBE(op_enqueue, void *osd, void **opref)
 		return count(H_IGNORED);
 	st.kind = type;
 	if (split_pool)
-		st.pool = (__s64)read_u64((void *)(PT_REGS_SP(ctx) + 8));
+		st.pool = (__s64)read_u64((void *)(PT_REGS_SP(ctx) + sp_spg));
 	if (bpf_map_update_elem(&inflight, &key, &st, BPF_ANY))
 		return count(H_INSERT_FAIL);
 	return count(H_STARTED);
+}
+
+/* Queue time without a probe on dequeue_op: OSD::dequeue_op stamps the op
+ * with CLOCK_REALTIME in OpRequest::dequeued_time; 0 if never dequeued. */
+static __always_inline __u64 queue_ns(__u64 op, struct op_state *st, __u64 total)
+{
+	__u32 stamp[2] = { 0, 0 };	/* utime_t: seconds, nanoseconds */
+	__u64 deq;
+
+	if (phases)
+		return st->dequeue_ns ? st->dequeue_ns - st->start_ns : total;
+	if (bpf_probe_read_user(stamp, sizeof(stamp), (void *)(op + off_op_dequeued)))
+		return total;
+	if (!stamp[0])
+		return total;		/* ended without leaving the queue */
+	deq = (__u64)stamp[0] * 1000000000ULL + stamp[1];
+	if (deq <= st->start_rt)
+		return 0;
+	deq -= st->start_rt;
+	return deq < total ? deq : total;
+}
+
+/* Every phase of an op that ends now, all with the same count. */
+static __always_inline void record_op(__u32 pid, __u8 cls, __u64 op,
+				      struct op_state *st, __u64 now)
+{
+	__u64 total = now - st->start_ns;
+
+	record(pid, cls, PHASE_TOTAL, st->pool, total);
+	record(pid, cls, PHASE_QUEUE, st->pool, queue_ns(op, st, total));
+	if (!phases)
+		return;
+	if (st->dequeue_ns)
+		record(pid, cls, PHASE_EXECUTE, st->pool,
+		       (st->submit_ns ? st->submit_ns : now) - st->dequeue_ns);
+	if (st->submit_ns)
+		record(pid, cls, PHASE_COMMIT, st->pool, now - st->submit_ns);
 }
 
 /*
@@ -172,14 +221,35 @@ int BPF_KPROBE(op_done, void *pg, void *op)
 {
 	struct op_key key = { .tgid = tgid(), .op = (__u64)op };
 	struct op_state *st = bpf_map_lookup_elem(&inflight, &key);
-	__u64 rmw;
+	__u64 now = bpf_ktime_get_ns();
 
 	if (!st || st->done)
 		return count(H_DONE_MISS);
-	rmw = read_u64(op + off_op_rmw);
 	st->done = 1;
-	record(key.tgid, classify(rmw), PHASE_TOTAL, st->pool,
-	       bpf_ktime_get_ns() - st->start_ns);
+	record_op(key.tgid, classify(read_u64(op + off_op_rmw)), key.op, st, now);
+	return 0;
+}
+
+/*
+ * ReplicatedBackend::repop_commit(RepModifyRef rm): a replica sub-op has
+ * committed and its reply goes out; Ceph counts subop_w here.  The
+ * shared_ptr is passed by invisible reference; RepModify::op comes first.
+ */
+SEC("uprobe")
+int BPF_KPROBE(subop_done, void *backend, void **rmref)
+{
+	__u64 rm = read_u64(rmref);
+	struct op_key key = { .tgid = tgid() };
+	struct op_state *st;
+
+	if (!rm)
+		return count(H_READ_FAIL);
+	key.op = read_u64((void *)(rm + off_repmod_op));
+	st = bpf_map_lookup_elem(&inflight, &key);
+	if (!st || st->done)
+		return count(H_DONE_MISS);
+	st->done = 1;
+	record_op(key.tgid, CLASS_SUBOP, key.op, st, bpf_ktime_get_ns());
 	return 0;
 }
 
@@ -188,14 +258,13 @@ int BPF_KPROBE(op_done, void *pg, void *op)
  * ceph-osd: TrackedOp::put() calls it when the last reference to a live op
  * goes, whatever path the op took.  An entry not marked done here ended
  * without reaching log_op_stats: an error reply, an early reject, a dup
- * answered from the pg log, a discarded op, a PG op -- or it is a sub-op.
+ * answered from the pg log, a discarded op, a PG op.
  */
 SEC("uprobe")
 int BPF_KPROBE(op_unregister, void *tracker, void *op)
 {
 	struct op_key key = { .tgid = tgid(), .op = (__u64)op };
 	struct op_state *st;
-	__u64 now = bpf_ktime_get_ns();
 	__u8 cls;
 
 	st = bpf_map_lookup_elem(&inflight, &key);
@@ -207,15 +276,49 @@ int BPF_KPROBE(op_unregister, void *tracker, void *op)
 	}
 	if (!st->done) {
 		if (st->kind == MSG_OSD_REPOP)
-			cls = CLASS_SUBOP;
+			cls = CLASS_ERROR;	/* a sub-op that never committed */
 		else if (read_u64(op + off_op_rmw) & RMW_PGOP)
 			cls = CLASS_PG;
 		else
 			cls = CLASS_ERROR;
-		record(key.tgid, cls, PHASE_TOTAL, st->pool, now - st->start_ns);
+		record_op(key.tgid, cls, key.op, st, bpf_ktime_get_ns());
 	}
 	bpf_map_delete_elem(&inflight, &key);
 	return count(H_ENDED);
+}
+
+/*
+ * --phases only.  OSD::dequeue_op(PGRef pg, OpRequestRef op, TPHandle&): the
+ * op leaves the shard queue (again, if it was requeued).  Both smart
+ * pointers are non-trivial, so each arrives as a pointer to it.
+ */
+SEC("uprobe")
+int BPF_KPROBE(op_dequeue, void *osd, void **pgref, void **opref)
+{
+	struct op_key key = { .tgid = tgid(), .op = read_u64(opref) };
+	struct op_state *st = bpf_map_lookup_elem(&inflight, &key);
+
+	if (st)
+		st->dequeue_ns = bpf_ktime_get_ns();
+	return 0;
+}
+
+/*
+ * --phases only.  {Replicated,EC}Backend::submit_transaction(..., osd_reqid_t,
+ * OpRequestRef op): a write's transaction goes to the object store and the
+ * replicas.  op is the last of twelve arguments: a pointer to the
+ * intrusive_ptr, on the stack.
+ */
+SEC("uprobe")
+int BPF_KPROBE(op_submit)
+{
+	void *opref = (void *)read_u64((void *)(PT_REGS_SP(ctx) + sp_submit_op));
+	struct op_key key = { .tgid = tgid(), .op = read_u64(opref) };
+	struct op_state *st = bpf_map_lookup_elem(&inflight, &key);
+
+	if (st)
+		st->submit_ns = bpf_ktime_get_ns();
+	return 0;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -15,13 +15,22 @@
 #include "osdhist.skel.h"
 #include "tracer.h"
 
+/* The program for a probed function, NULL when the options leave it out. */
 static struct bpf_program *prog_of(struct tracer *t, int fn)
 {
 	switch (fn) {
 	case FN_ENQUEUE_OP: return t->skel->progs.op_enqueue;
 	case FN_LOG_OP_STATS: return t->skel->progs.op_done;
-	default: return t->skel->progs.op_unregister;
+	case FN_UNREGISTER_INFLIGHT_OP: return t->skel->progs.op_unregister;
+	case FN_REPOP_COMMIT:
+		return t->opt->no_subops ? NULL : t->skel->progs.subop_done;
+	case FN_DEQUEUE_OP:
+		return t->opt->phases ? t->skel->progs.op_dequeue : NULL;
+	case FN_REP_SUBMIT:
+	case FN_EC_SUBMIT:
+		return t->opt->phases ? t->skel->progs.op_submit : NULL;
 	}
+	return NULL;
 }
 
 static struct binary_slot *find_slot(struct tracer *t, dev_t dev, ino_t ino)
@@ -37,6 +46,10 @@ static void set_offsets(struct tracer *t, const struct ceph_offsets *o)
 	t->skel->bss->off_op_request = o->op_request;
 	t->skel->bss->off_op_rmw = o->op_rmw;
 	t->skel->bss->off_msg_type = o->msg_type;
+	t->skel->bss->off_op_dequeued = o->op_dequeued;
+	t->skel->bss->off_repmod_op = o->repmod_op;
+	t->skel->bss->sp_spg = o->sp_spg;
+	t->skel->bss->sp_submit_op = o->sp_submit_op;
 	t->offs = *o;
 	t->offsets_set = true;
 }
@@ -89,8 +102,12 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 	for (int f = 0; f < NR_PROBE_FNS; f++) {
 		/* Through /proc/PID/exe: the binary may only exist in the
 		 * process's own mount namespace (containers). */
+		struct bpf_program *prog = prog_of(t, f);
+
+		if (!prog)
+			continue;
 		uo.func_name = NULL;
-		b->links[f] = bpf_program__attach_uprobe_opts(prog_of(t, f),
+		b->links[f] = bpf_program__attach_uprobe_opts(prog,
 				t->opt->pid ? t->opt->pid : -1, exe, ob.fn_off[f], &uo);
 		if (!b->links[f]) {
 			int e = errno;

@@ -22,12 +22,20 @@ const char *const probe_fn_symbol[NR_PROBE_FNS] = {
 	[FN_ENQUEUE_OP] = "_ZN3OSD10enqueue_opE5spg_tON5boost13intrusive_ptrI9OpRequestEEj",
 	[FN_LOG_OP_STATS] = "_ZN12PrimaryLogPG12log_op_statsERK9OpRequestmm",
 	[FN_UNREGISTER_INFLIGHT_OP] = "_ZN9OpTracker22unregister_inflight_opEP9TrackedOp",
+	[FN_REPOP_COMMIT] = "_ZN17ReplicatedBackend12repop_commitESt10shared_ptrINS_9RepModifyEE",
+	[FN_DEQUEUE_OP] = "_ZN3OSD10dequeue_opEN5boost13intrusive_ptrI2PGEENS1_I9OpRequestEERN10ThreadPool8TPHandleE",
+	[FN_REP_SUBMIT] = "_ZN17ReplicatedBackend18submit_transactionERK9hobject_tRK17object_stat_sum_tRK10eversion_tOSt10unique_ptrI13PGTransactionSt14default_deleteISA_EES8_S8_OSt6vectorI14pg_log_entry_tSaISG_EERSt8optionalI20pg_hit_set_history_tEP7Contextm11osd_reqid_tN5boost13intrusive_ptrI9OpRequestEE",
+	[FN_EC_SUBMIT] = "_ZN9ECBackend18submit_transactionERK9hobject_tRK17object_stat_sum_tRK10eversion_tOSt10unique_ptrI13PGTransactionSt14default_deleteISA_EES8_S8_OSt6vectorI14pg_log_entry_tSaISG_EERSt8optionalI20pg_hit_set_history_tEP7Contextm11osd_reqid_tN5boost13intrusive_ptrI9OpRequestEE",
 };
 
 const char *const probe_fn_pretty[NR_PROBE_FNS] = {
 	[FN_ENQUEUE_OP] = "OSD::enqueue_op",
 	[FN_LOG_OP_STATS] = "PrimaryLogPG::log_op_stats",
 	[FN_UNREGISTER_INFLIGHT_OP] = "OpTracker::unregister_inflight_op",
+	[FN_REPOP_COMMIT] = "ReplicatedBackend::repop_commit",
+	[FN_DEQUEUE_OP] = "OSD::dequeue_op",
+	[FN_REP_SUBMIT] = "ReplicatedBackend::submit_transaction",
+	[FN_EC_SUBMIT] = "ECBackend::submit_transaction",
 };
 
 /* An instruction of Ceph's that proves an offset: its bytes at a vaddr. */
@@ -41,14 +49,16 @@ struct build_entry {
 	const char *build_id;
 	const char *what;
 	struct ceph_offsets offs;
-	struct insn_check checks[4];
+	struct insn_check checks[12];
 };
 
 static const struct build_entry builds[] = {
 	{
 		.build_id = "fb66b3cec5f264a2f863d96fa875eb4ae39bb0bf",
 		.what = "Debian 12 ceph-osd 16.2.15+ds-0+deb12u2",
-		.offs = { .op_request = 0xe0, .op_rmw = 0xc0, .msg_type = 0x28 },
+		.offs = { .op_request = 0xe0, .op_rmw = 0xc0, .msg_type = 0x28,
+			  .op_dequeued = 0x150, .repmod_op = 0, .sp_spg = 8,
+			  .sp_submit_op = 80 },
 		.checks = {
 			/* log_op_stats: mov 0xe0(%rsi),%r15 -- op.get_req() */
 			{ 0x76da19, "4c8bbee0000000", "OpRequest::request at 0xe0" },
@@ -61,6 +71,28 @@ static const struct build_entry builds[] = {
 			  "Message::header.type at 0x28" },
 			/* OpInfo::check_rmw: mov (%rdi),%rax -- rmw_flags first */
 			{ 0x1001b10, "488b07", "OpInfo::rmw_flags at 0" },
+			/* dequeue_op: mov %eax,0x150(%rdx); mov %eax,%eax;
+			 * mov %ecx,0x154(%rdx) -- op->set_dequeued_time(now) */
+			{ 0x64a192, "89825001000089c0898a54010000",
+			  "OpRequest::dequeued_time at 0x150" },
+			/* repop_commit: mov (%rsi),%rax; mov (%rax),%rdi --
+			 * rm->op->mark_commit_sent() */
+			{ 0xa0934f, "488b06488b38", "RepModify::op at 0" },
+			/* enqueue_op: 6 pushes, sub $0x98,%rsp, then
+			 * mov 0xd0(%rsp),%rax: pgid.m_pool at entry %rsp + 8 */
+			{ 0x6567b0, "415741564155415455534881ec98000000", "enqueue_op's frame" },
+			{ 0x6567d2, "488b8424d0000000", "spg_t at entry %rsp + 8" },
+			/* ReplicatedBackend::submit_transaction: push %rbp;
+			 * mov %rsp,%rbp ... mov 0x58(%rbp),%rax: op at entry
+			 * %rsp + 80 */
+			{ 0xa05320, "554889e5", "submit_transaction's frame" },
+			{ 0xa05371, "488b4558", "its OpRequestRef at entry %rsp + 80" },
+			/* ECBackend::submit_transaction: 6 pushes, sub $0xb8,%rsp,
+			 * mov 0x138(%rsp),%rax: op at entry %rsp + 80 too */
+			{ 0xa55060, "41574989ff4989d24881c79801000041564155"
+				    "4d89cd41544989cc554889f5534881ecb8000000",
+			  "EC submit_transaction's frame" },
+			{ 0xa550bd, "488b842438010000", "its OpRequestRef at entry %rsp + 80" },
 		},
 	},
 };

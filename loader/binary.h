@@ -10,6 +10,10 @@ enum probe_fn {
 	FN_ENQUEUE_OP,
 	FN_LOG_OP_STATS,
 	FN_UNREGISTER_INFLIGHT_OP,
+	FN_REPOP_COMMIT,	/* sub-ops, unless --no-subops */
+	FN_DEQUEUE_OP,		/* --phases */
+	FN_REP_SUBMIT,		/* --phases */
+	FN_EC_SUBMIT,		/* --phases */
 	NR_PROBE_FNS,
 };
 
@@ -18,6 +22,10 @@ struct ceph_offsets {
 	uint32_t op_request;	/* OpRequest::request */
 	uint32_t op_rmw;	/* OpRequest::op_info.rmw_flags */
 	uint32_t msg_type;	/* Message::header.type */
+	uint32_t op_dequeued;	/* OpRequest::dequeued_time */
+	uint32_t repmod_op;	/* ReplicatedBackend::RepModify::op */
+	uint32_t sp_spg;	/* enqueue_op's spg_t: entry %rsp + this */
+	uint32_t sp_submit_op;	/* submit_transaction's OpRequestRef: likewise */
 };
 
 struct osd_binary {

@@ -13,7 +13,7 @@
 
 #define OSDHIST_VERSION "0.1"
 
-enum { OPT_JSON = 1000, OPT_OSD, OPT_NO_SUBOPS, OPT_USAGE };
+enum { OPT_JSON = 1000, OPT_OSD, OPT_NO_SUBOPS, OPT_USAGE, OPT_PHASES };
 
 static const char doc[] =
 "osdhist: latency histograms of Ceph OSD ops, aggregated in the kernel.\n"
@@ -42,6 +42,9 @@ static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Trace only this ceph-osd process", 0 },
 	{ "osd", OPT_OSD, "ID", 0, "Show only this OSD id (e.g. 3 for osd.3)", 0 },
 	{ "pool", 'P', NULL, 0, "Key histograms by pool id as well", 0 },
+	{ "phases", OPT_PHASES, NULL, 0,
+	  "Also split execute and commit phases (probes dequeue_op and "
+	  "submit_transaction: 5 hits per write, 4 per read, instead of 3)", 0 },
 	{ "no-subops", OPT_NO_SUBOPS, NULL, 0,
 	  "Do not follow replica sub-ops (class subop)", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each snapshot", 0 },
@@ -96,6 +99,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'P': o->pool = true; break;
 	case OPT_NO_SUBOPS: o->no_subops = true; break;
+	case OPT_PHASES: o->phases = true; break;
 	case 'T': o->timestamp = true; break;
 	case 'm': o->millis = true; break;
 	case OPT_JSON: o->json = true; break;

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The table of traced ceph-osd processes, refreshed from /proc. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+
+#include "osdhist.skel.h"
 
 #include "procs.h"
 #include "tracer.h"
@@ -47,10 +51,24 @@ int tracer_osd_of(struct tracer *t, pid_t tgid)
 	return -2;
 }
 
+/* BPF reads CLOCK_TAI, Ceph stamps ops with CLOCK_REALTIME; their
+ * difference is a whole number of seconds that adjtimex may change. */
+static void update_tai_offset(struct tracer *t)
+{
+	struct timespec tai, rt;
+
+	clock_gettime(CLOCK_TAI, &tai);
+	clock_gettime(CLOCK_REALTIME, &rt);
+	t->skel->bss->tai_offset_ns = llround((tai.tv_sec - rt.tv_sec) +
+					      (tai.tv_nsec - rt.tv_nsec) / 1e9) * 1000000000LL;
+}
+
 int tracer_discover(struct tracer *t)
 {
 	static struct osd_proc found[MAX_PROCS];
 	int n, traced = 0;
+
+	update_tai_offset(t);
 
 	if (t->opt->pid) {
 		n = procs_inspect(t->proc_root, t->opt->pid, &found[0]);

@@ -13,6 +13,9 @@ const char *const class_name[NR_CLASSES] = {
 
 const char *const phase_name[NR_PHASES] = {
 	[PHASE_TOTAL] = "total",
+	[PHASE_QUEUE] = "queue",
+	[PHASE_EXECUTE] = "execute",
+	[PHASE_COMMIT] = "commit",
 };
 
 const char *const health_name[NR_HEALTH] = {

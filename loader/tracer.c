@@ -49,6 +49,7 @@ int tracer_open(struct tracer *t, const struct options *opt)
 	}
 	t->skel->rodata->split_pool = opt->pool;
 	t->skel->rodata->trace_subops = !opt->no_subops;
+	t->skel->rodata->phases = opt->phases;
 	bpf_map__set_max_entries(t->skel->maps.hists, hists_entries(t->ncpus));
 
 	err = osdhist_bpf__load(t->skel);

@@ -5,7 +5,7 @@
  * the bucket math live here and nowhere else.
  *
  * How an op is followed (Ceph 16.2.x, PrimaryLogPG), three uprobe hits per
- * normal client op:
+ * normal client op in the default mode:
  *
  *   OSD::enqueue_op            start: insert {tgid, OpRequest*} in inflight
  *   PrimaryLogPG::log_op_stats success: the only place Ceph's op_r/op_w/op_rw
@@ -18,6 +18,12 @@
  *                              an entry not marked done is an op that ended
  *                              without Ceph counting it: class "error".  The
  *                              entry is deleted here, so nothing leaks.
+ *   ReplicatedBackend::repop_commit
+ *                              the end of a replica sub-op, where Ceph
+ *                              counts subop_w (only ops of that kind hit it)
+ *
+ * --phases adds OSD::dequeue_op and {Replicated,EC}Backend::submit_transaction:
+ * five hits for a write, four for a read.
  *
  * Classification reads OpInfo::rmw_flags at a build-specific offset inside
  * OpRequest; the loader verifies the offsets against the instruction bytes
@@ -37,8 +43,16 @@ enum op_class {
 	NR_CLASSES,
 };
 
+/*
+ * Phases.  total and queue cost no extra probe: queue ends at the
+ * OpRequest::dequeued_time stamp that OSD::dequeue_op writes.  execute and
+ * commit need --phases (dequeue_op and submit_transaction probes).
+ */
 enum op_phase {
 	PHASE_TOTAL,	/* enqueue_op -> end of op */
+	PHASE_QUEUE,	/* enqueue_op -> dequeue_op (the last one, if requeued) */
+	PHASE_EXECUTE,	/* dequeue_op -> transaction submitted (writes) or end */
+	PHASE_COMMIT,	/* transaction submitted -> end (commit on all replicas) */
 	NR_PHASES,
 };
 
@@ -96,6 +110,10 @@ struct op_key {
 
 struct op_state {
 	__u64 start_ns;		/* bpf_ktime_get_ns() at enqueue_op */
+	__u64 start_rt;		/* the same instant in CLOCK_REALTIME ns, the
+				 * clock of Ceph's dequeued_time stamp */
+	__u64 dequeue_ns;	/* --phases: last dequeue_op */
+	__u64 submit_ns;	/* --phases: submit_transaction */
 	__s64 pool;		/* from spg_t, -1 unless pool split is on */
 	__u8 kind;		/* MSG_OSD_OP or MSG_OSD_REPOP */
 	__u8 done;		/* log_op_stats has recorded it */
