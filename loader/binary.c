@@ -179,7 +179,7 @@ static void find_symbols(Elf *elf, uint64_t vaddr[NR_PROBE_FNS])
 
 static int check_insn(int fd, Elf *elf, const struct insn_check *c)
 {
-	unsigned char buf[32];
+	unsigned char buf[64];
 	size_t len = strlen(c->hex) / 2;
 	uint64_t off;
 
