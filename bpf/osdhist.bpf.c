@@ -14,6 +14,7 @@
 __u32 off_op_request = 0;	/* OpRequest::request (Message*) */
 __u32 off_op_rmw = 0;		/* OpRequest -> OpInfo::rmw_flags */
 __u32 off_msg_type = 0;		/* Message::header.type (u16) */
+__u32 off_msg_recv = 0;		/* Message::recv_stamp (utime_t) */
 __u32 off_op_dequeued = 0;	/* OpRequest::dequeued_time (utime_t) */
 __u32 off_repmod_op = 0;	/* ReplicatedBackend::RepModify::op */
 __u32 sp_spg = 0;		/* enqueue_op's spg_t, from the entry %rsp */
@@ -21,6 +22,9 @@ __u32 sp_submit_op = 0;		/* submit_transaction's OpRequestRef, likewise */
 /* CLOCK_TAI - CLOCK_REALTIME in ns (whole seconds), kept current by the
  * loader: BPF reads TAI, Ceph stamps ops with REALTIME. */
 __s64 tai_offset_ns = 0;
+/* CLOCK_REALTIME ns when the start probe was last attached: an op received
+ * before it that ends without an entry started outside the traced time. */
+__u64 window_open_rt = 0;
 
 const volatile bool split_pool = false;
 const volatile bool trace_subops = true;
@@ -88,6 +92,25 @@ static __always_inline __u16 msg_type(__u64 op)
 					(void *)(msg + off_msg_type)))
 		return 0;
 	return type;
+}
+
+static __always_inline __u64 utime_ns(const void *addr)
+{
+	__u32 t[2] = { 0, 0 };	/* utime_t: seconds, nanoseconds */
+
+	if (bpf_probe_read_user(t, sizeof(t), addr))
+		return 0;
+	return (__u64)t[0] * 1000000000ULL + t[1];
+}
+
+/* An op that ends without an entry: a loss, unless the messenger received it
+ * before the start probe was attached (Message::recv_stamp). */
+static __always_inline int count_miss(__u64 op, __u32 loss)
+{
+	__u64 msg = read_u64((void *)(op + off_op_request));
+	__u64 recv = msg ? utime_ns((void *)(msg + off_msg_recv)) : 0;
+
+	return count(recv && recv < window_open_rt ? H_OUTSIDE : loss);
 }
 
 static __always_inline bool followed(__u16 type)
@@ -178,16 +201,13 @@ int BPF_KPROBE(op_enqueue, void *osd, void **opref)
  * with CLOCK_REALTIME in OpRequest::dequeued_time; 0 if never dequeued. */
 static __always_inline __u64 queue_ns(__u64 op, struct op_state *st, __u64 total)
 {
-	__u32 stamp[2] = { 0, 0 };	/* utime_t: seconds, nanoseconds */
 	__u64 deq;
 
 	if (phases)
 		return st->dequeue_ns ? st->dequeue_ns - st->start_ns : total;
-	if (bpf_probe_read_user(stamp, sizeof(stamp), (void *)(op + off_op_dequeued)))
-		return total;
-	if (!stamp[0])
+	deq = utime_ns((void *)(op + off_op_dequeued));
+	if (!deq)
 		return total;		/* ended without leaving the queue */
-	deq = (__u64)stamp[0] * 1000000000ULL + stamp[1];
 	if (deq <= st->start_rt)
 		return 0;
 	deq -= st->start_rt;
@@ -223,7 +243,9 @@ int BPF_KPROBE(op_done, void *pg, void *op)
 	struct op_state *st = bpf_map_lookup_elem(&inflight, &key);
 	__u64 now = bpf_ktime_get_ns();
 
-	if (!st || st->done)
+	if (!st)
+		return count_miss(key.op, H_DONE_MISS);
+	if (st->done)
 		return count(H_DONE_MISS);
 	st->done = 1;
 	record_op(key.tgid, classify(read_u64(op + off_op_rmw)), key.op, st, now);
@@ -246,7 +268,9 @@ int BPF_KPROBE(subop_done, void *backend, void **rmref)
 		return count(H_READ_FAIL);
 	key.op = read_u64((void *)(rm + off_repmod_op));
 	st = bpf_map_lookup_elem(&inflight, &key);
-	if (!st || st->done)
+	if (!st)
+		return count_miss(key.op, H_DONE_MISS);
+	if (st->done)
 		return count(H_DONE_MISS);
 	st->done = 1;
 	record_op(key.tgid, CLASS_SUBOP, key.op, st, bpf_ktime_get_ns());
@@ -271,7 +295,7 @@ int BPF_KPROBE(op_unregister, void *tracker, void *op)
 	if (!st) {
 		/* Only a loss if it is a kind of op we follow. */
 		if (followed(msg_type(key.op)))
-			count(H_END_MISS);
+			count_miss(key.op, H_END_MISS);
 		return 0;
 	}
 	if (!st->done) {

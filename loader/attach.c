@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <bpf/libbpf.h>
@@ -46,6 +47,7 @@ static void set_offsets(struct tracer *t, const struct ceph_offsets *o)
 	t->skel->bss->off_op_request = o->op_request;
 	t->skel->bss->off_op_rmw = o->op_rmw;
 	t->skel->bss->off_msg_type = o->msg_type;
+	t->skel->bss->off_msg_recv = o->msg_recv;
 	t->skel->bss->off_op_dequeued = o->op_dequeued;
 	t->skel->bss->off_repmod_op = o->repmod_op;
 	t->skel->bss->sp_spg = o->sp_spg;
@@ -54,15 +56,88 @@ static void set_offsets(struct tracer *t, const struct ceph_offsets *o)
 	t->offsets_set = true;
 }
 
+/* Which probes the current window wants: the start probe only while the
+ * window is open, the others until the window's ops have drained. */
+static bool wanted(struct tracer *t, int fn)
+{
+	if (!prog_of(t, fn))
+		return false;
+	if (fn == FN_ENQUEUE_OP)
+		return t->win == WIN_OPEN;
+	return t->win != WIN_CLOSED;
+}
+
+/* Attach what the window wants and is missing, detach what it does not
+ * want.  0, 1 when a probe could not be attached (said), -1 when that is
+ * fatal (no privilege). */
+static int sync_links(struct tracer *t, struct binary_slot *b)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uo);
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", b->fd);
+	for (int f = 0; f < NR_PROBE_FNS; f++) {
+		if (!wanted(t, f)) {
+			bpf_link__destroy(b->links[f]);
+			b->links[f] = NULL;
+			continue;
+		}
+		if (b->links[f])
+			continue;
+		b->links[f] = bpf_program__attach_uprobe_opts(prog_of(t, f),
+				t->opt->pid ? t->opt->pid : -1, path, b->fn_off[f], &uo);
+		if (!b->links[f]) {
+			int e = errno;
+
+			fprintf(stderr, "osdhist: cannot attach a uprobe to %s in %s "
+				"(pid %d): %s%s\n", probe_fn_pretty[f], b->where, b->pid,
+				strerror(e), e == EPERM || e == EACCES ?
+				"; run as root or with CAP_PERFMON and CAP_SYS_ADMIN" : "");
+			for (int g = 0; g < NR_PROBE_FNS; g++) {
+				bpf_link__destroy(b->links[g]);
+				b->links[g] = NULL;
+			}
+			return e == EPERM || e == EACCES ? -1 : 1;
+		}
+	}
+	return 0;
+}
+
+/* Called after the start probe is attached: an op the messenger receives
+ * from now on is seen starting, so ending without an entry is a loss. */
+static void mark_window_open(struct tracer *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	t->skel->bss->window_open_rt = now.tv_sec * 1000000000ULL + now.tv_nsec;
+}
+
+int tracer_set_window(struct tracer *t, enum window win)
+{
+	int err = 0;
+
+	t->win = win;
+	for (int i = 0; i < t->nbins; i++) {
+		if (t->bins[i].refused)
+			continue;
+		if (sync_links(t, &t->bins[i]) < 0)
+			err = -1;
+	}
+	if (win == WIN_OPEN)
+		mark_window_open(t);
+	return err;
+}
+
 /* Returns 0 when the binary is traced, 1 when it is refused (said once),
  * -1 on a fatal error. */
 int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t ino)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, uo);
 	struct binary_slot *b = find_slot(t, dev, ino);
 	struct osd_binary ob;
 	char err[512];
 	ssize_t n;
+	int r;
 
 	if (b) {
 		b->nprocs++;
@@ -99,33 +174,27 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 		return 1;
 	}
 
-	for (int f = 0; f < NR_PROBE_FNS; f++) {
-		/* Through /proc/PID/exe: the binary may only exist in the
-		 * process's own mount namespace (containers). */
-		struct bpf_program *prog = prog_of(t, f);
-
-		if (!prog)
-			continue;
-		uo.func_name = NULL;
-		b->links[f] = bpf_program__attach_uprobe_opts(prog,
-				t->opt->pid ? t->opt->pid : -1, exe, ob.fn_off[f], &uo);
-		if (!b->links[f]) {
-			int e = errno;
-
-			fprintf(stderr, "osdhist: cannot attach a uprobe to %s in %s "
-				"(pid %d): %s%s\n", probe_fn_pretty[f], b->where, pid,
-				strerror(e), e == EPERM || e == EACCES ?
-				"; run as root or with CAP_PERFMON and CAP_SYS_ADMIN" : "");
-			for (int g = 0; g < f; g++)
-				bpf_link__destroy(b->links[g]);
-			memset(b->links, 0, sizeof(b->links));
-			b->refused = true;
-			return e == EPERM || e == EACCES ? -1 : 1;
-		}
-	}
+	/* Through /proc/PID/exe: the binary may only exist in the process's
+	 * own mount namespace (containers).  The fd also pins the inode. */
 	b->fd = open(exe, O_RDONLY | O_CLOEXEC);
+	if (b->fd < 0) {
+		fprintf(stderr, "osdhist: cannot open the binary of pid %d: %s\n",
+			pid, strerror(errno));
+		b->refused = true;
+		return 1;
+	}
+	memcpy(b->fn_off, ob.fn_off, sizeof(b->fn_off));
+	b->pid = pid;
+	r = sync_links(t, b);
+	if (r) {
+		b->refused = true;
+		return r;
+	}
+	if (t->win == WIN_OPEN)
+		mark_window_open(t);
 	fprintf(stderr, "osdhist: attached to ceph-osd %s (build-id %s, inode %lu) "
-		"seen in pid %d\n", b->where, b->build_id, (unsigned long)ino, pid);
+		"seen in pid %d%s\n", b->where, b->build_id, (unsigned long)ino, pid,
+		t->opt->sample_on > 0 ? " (sampled: probes follow the windows)" : "");
 	return 0;
 }
 

@@ -49,7 +49,7 @@ struct build_entry {
 	const char *build_id;
 	const char *what;
 	struct ceph_offsets offs;
-	struct insn_check checks[12];
+	struct insn_check checks[16];
 };
 
 static const struct build_entry builds[] = {
@@ -57,11 +57,16 @@ static const struct build_entry builds[] = {
 		.build_id = "fb66b3cec5f264a2f863d96fa875eb4ae39bb0bf",
 		.what = "Debian 12 ceph-osd 16.2.15+ds-0+deb12u2",
 		.offs = { .op_request = 0xe0, .op_rmw = 0xc0, .msg_type = 0x28,
+			  .msg_recv = 0xc8,
 			  .op_dequeued = 0x150, .repmod_op = 0, .sp_spg = 8,
 			  .sp_submit_op = 80 },
 		.checks = {
 			/* log_op_stats: mov 0xe0(%rsi),%r15 -- op.get_req() */
 			{ 0x76da19, "4c8bbee0000000", "OpRequest::request at 0xe0" },
+			/* log_op_stats: mov 0xcc(%r15),%esi; mov 0xc8(%r15),%edi
+			 * -- now - m->get_recv_stamp(), r15 = op.get_req() */
+			{ 0x76da57, "418bb7cc000000418bbfc8000000",
+			  "Message::recv_stamp at 0xc8" },
 			/* log_op_stats: lea 0xc0(%r12),%r14 -- &op.op_info for may_read() */
 			{ 0x76dbaa, "4d8db424c0000000", "OpRequest::op_info at 0xc0" },
 			/* enqueue_op: mov 0xe0(%rdi),%rax; mov 0x3d(%rax),%rcx;

@@ -22,6 +22,7 @@ struct ceph_offsets {
 	uint32_t op_request;	/* OpRequest::request */
 	uint32_t op_rmw;	/* OpRequest::op_info.rmw_flags */
 	uint32_t msg_type;	/* Message::header.type */
+	uint32_t msg_recv;	/* Message::recv_stamp */
 	uint32_t op_dequeued;	/* OpRequest::dequeued_time */
 	uint32_t repmod_op;	/* ReplicatedBackend::RepModify::op */
 	uint32_t sp_spg;	/* enqueue_op's spg_t: entry %rsp + this */

@@ -13,7 +13,8 @@
 
 #define OSDHIST_VERSION "0.1"
 
-enum { OPT_JSON = 1000, OPT_OSD, OPT_NO_SUBOPS, OPT_USAGE, OPT_PHASES };
+enum { OPT_JSON = 1000, OPT_OSD, OPT_NO_SUBOPS, OPT_USAGE, OPT_PHASES,
+       OPT_SAMPLE, OPT_DRAIN };
 
 static const char doc[] =
 "osdhist: latency histograms of Ceph OSD ops, aggregated in the kernel.\n"
@@ -47,6 +48,13 @@ static const struct argp_option opts[] = {
 	  "submit_transaction: 5 hits per write, 4 per read, instead of 3)", 0 },
 	{ "no-subops", OPT_NO_SUBOPS, NULL, 0,
 	  "Do not follow replica sub-ops (class subop)", 0 },
+	{ "sample", OPT_SAMPLE, "ON/PERIOD", 0,
+	  "Sample in time: ops are followed when they start in the first ON of "
+	  "every PERIOD (e.g. 1s/10s, 200ms/2s); probes are detached the rest "
+	  "of the time.  Default: trace everything", 0 },
+	{ "drain-timeout", OPT_DRAIN, "DURATION", 0,
+	  "With --sample: how long a closed window waits for its ops to end "
+	  "(default 2s); ops still running then are counted in the health line", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each snapshot", 0 },
 	{ "milliseconds", 'm', NULL, 0, "Text output in milliseconds, not microseconds", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line instead of text", 0 },
@@ -80,6 +88,41 @@ static int parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+double cli_duration(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v < 0)
+		return -1;
+	if (!strcmp(end, "ms"))
+		v /= 1000;
+	else if (!strcmp(end, "m"))
+		v *= 60;
+	else if (*end && strcmp(end, "s"))
+		return -1;
+	return v;
+}
+
+static int parse_sample(const char *arg, struct options *o)
+{
+	char on[64];
+	const char *slash = strchr(arg, '/');
+
+	if (!slash || slash - arg >= (long)sizeof(on))
+		return -1;
+	memcpy(on, arg, slash - arg);
+	on[slash - arg] = 0;
+	o->sample_on = cli_duration(on);
+	o->sample_period = cli_duration(slash + 1);
+	if (o->sample_on < 0.01 || o->sample_period > 3600 ||
+	    o->sample_on >= o->sample_period)
+		return -1;
+	return 0;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct options *o = state->input;
@@ -100,6 +143,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'P': o->pool = true; break;
 	case OPT_NO_SUBOPS: o->no_subops = true; break;
 	case OPT_PHASES: o->phases = true; break;
+	case OPT_SAMPLE:
+		if (parse_sample(arg, o))
+			return bad("--sample", arg, "expected ON/PERIOD with "
+				   "10ms <= ON < PERIOD <= 1h, e.g. 1s/10s");
+		break;
+	case OPT_DRAIN:
+		o->drain_timeout = cli_duration(arg);
+		if (o->drain_timeout < 0.01 || o->drain_timeout > 600)
+			return bad("--drain-timeout", arg,
+				   "expected a duration from 10ms to 600s");
+		break;
 	case 'T': o->timestamp = true; break;
 	case 'm': o->millis = true; break;
 	case OPT_JSON: o->json = true; break;
@@ -159,6 +213,7 @@ int cli_parse(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	o->interval = 5;
 	o->osd = -1;
+	o->drain_timeout = 2;
 	err = argp_parse(&argp, argc, argv,
 			 ARGP_NO_ERRS | ARGP_NO_HELP | ARGP_IN_ORDER, NULL, o);
 	return err ? 2 : 0;

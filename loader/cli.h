@@ -17,8 +17,14 @@ struct options {
 	pid_t pid;		/* -p: only this process, 0 = all */
 	int osd;		/* --osd: only this OSD id, -1 = all */
 	bool verbose;		/* -v: libbpf and attach details on stderr */
+	double sample_on;	/* --sample ON/PERIOD, seconds; 0 = full tracing */
+	double sample_period;
+	double drain_timeout;	/* --drain-timeout, seconds */
 	bool exit_now;		/* --help/--usage/--version printed: exit 0 */
 };
+
+/* "1.5", "1500ms", "2s", "1m" -> seconds; -1 if not a duration. */
+double cli_duration(const char *s);
 
 /* Parses argv into *o.  Returns 0 on success; on a user error prints one
  * line on stderr and returns 2. */

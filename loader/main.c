@@ -94,6 +94,8 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 		return;
 	}
 	r.interval = interval;
+	if (r.traced < 0)
+		r.traced = interval;
 	if (o->osd >= 0) {
 		for (int i = 0; i < r.n; i++)
 			if (r.s[i].osd == o->osd)
@@ -111,7 +113,7 @@ int main(int argc, char **argv)
 	struct options o;
 	struct tracer t;
 	struct sigaction sa = { .sa_handler = on_signal };
-	double last, next_print, next_scan;
+	double last, next_print, next_scan, next_sample, wake;
 	long printed = 0;
 	int err, traced;
 	bool waiting = false;
@@ -137,6 +139,8 @@ int main(int argc, char **argv)
 	last = now_mono();
 	next_print = last + o.interval;
 	next_scan = last;
+	t.win_since = t.period_start = last;	/* the first window opens now */
+	next_sample = last;
 	while (!stop) {
 		double now = now_mono();
 
@@ -176,7 +180,10 @@ int main(int argc, char **argv)
 			if (o.count && ++printed >= o.count)
 				break;
 		}
-		sleep_until(next_scan < next_print ? next_scan : next_print);
+		if (now >= next_sample)
+			next_sample = sampler_step(&t, now_mono());
+		wake = next_scan < next_print ? next_scan : next_print;
+		sleep_until(next_sample < wake ? next_sample : wake);
 	}
 	if (stop && !err)	/* SIGINT/SIGTERM, -p gone: a final snapshot */
 		print_snapshot(&t, &o, now_mono() - last);

@@ -4,8 +4,9 @@
 #include "report.h"
 #include "stats.h"
 
-static void print_series(FILE *f, double time, const struct series_delta *s)
+static void print_series(FILE *f, const struct report *r, const struct series_delta *s)
 {
+	double time = r->time;
 	const struct hist *h = &s->h;
 	bool first = true;
 
@@ -14,12 +15,16 @@ static void print_series(FILE *f, double time, const struct series_delta *s)
 		fprintf(f, "\"pool\":%lld,", (long long)s->pool);
 	fprintf(f, "\"class\":\"%s\",\"phase\":\"%s\",\"count\":%llu,"
 		"\"sum_ns\":%llu,\"p50_ns\":%.0f,\"p90_ns\":%.0f,\"p99_ns\":%.0f,"
-		"\"p999_ns\":%.0f,\"max_ns\":%llu,\"buckets\":[",
+		"\"p999_ns\":%.0f,\"max_ns\":%llu,\"interval_s\":%.3f,"
+		"\"traced_s\":%.3f,\"ops_per_s\":%.3f,\"est_ops_per_s\":%.3f,"
+		"\"buckets\":[",
 		class_name[s->cls], phase_name[s->phase],
 		(unsigned long long)h->count, (unsigned long long)h->sum_ns,
 		hist_quantile(h, 0.50), hist_quantile(h, 0.90),
 		hist_quantile(h, 0.99), hist_quantile(h, 0.999),
-		(unsigned long long)hist_max(h));
+		(unsigned long long)hist_max(h), r->interval, r->traced,
+		r->interval > 0 ? h->count / r->interval : 0,
+		r->traced > 0 ? h->count / r->traced : 0);
 	for (__u32 i = 0; i < NR_BUCKETS; i++) {
 		if (!h->buckets[i])
 			continue;
@@ -31,15 +36,21 @@ static void print_series(FILE *f, double time, const struct series_delta *s)
 	fprintf(f, "]}\n");
 }
 
-static void print_health(FILE *f, double time, const struct health_report *h)
+static void print_health(FILE *f, const struct report *r)
 {
-	fprintf(f, "{\"type\":\"health\",\"time\":%.3f", time);
+	const struct health_report *h = &r->health;
+
+	fprintf(f, "{\"type\":\"health\",\"time\":%.3f,\"interval_s\":%.3f,"
+		"\"traced_s\":%.3f,\"sampled\":%s", r->time, r->interval, r->traced,
+		r->sampled ? "true" : "false");
 	for (int i = 0; i < NR_HEALTH; i++)
 		fprintf(f, ",\"%s\":%llu", health_name[i], (unsigned long long)h->bpf[i]);
-	fprintf(f, ",\"reaped_dead_proc\":%llu,\"unknown_proc_ops\":%llu,"
+	fprintf(f, ",\"reaped_dead_proc\":%llu,\"drain_timeout\":%llu,"
+		"\"unknown_proc_ops\":%llu,"
 		"\"inflight\":%llu,\"inflight_max\":%llu,\"hist_keys\":%llu,"
 		"\"hist_keys_max\":%llu,\"osds\":%d,\"binaries\":%d,\"losses\":%llu}\n",
-		(unsigned long long)h->reaped, (unsigned long long)h->unknown_ops,
+		(unsigned long long)h->reaped, (unsigned long long)h->drain_timeouts,
+		(unsigned long long)h->unknown_ops,
 		(unsigned long long)h->inflight, (unsigned long long)h->inflight_max,
 		(unsigned long long)h->hists, (unsigned long long)h->hists_max,
 		h->osds, h->binaries, (unsigned long long)health_losses(h));
@@ -49,7 +60,7 @@ void render_json(FILE *f, const struct report *r)
 {
 	for (int i = 0; i < r->n; i++)
 		if (r->s[i].h.count)
-			print_series(f, r->time, &r->s[i]);
-	print_health(f, r->time, &r->health);
+			print_series(f, r, &r->s[i]);
+	print_health(f, r);
 	fflush(f);
 }

@@ -46,9 +46,10 @@ static void print_bars(FILE *f, const struct hist *h, double unit, const char *u
 	}
 }
 
-static void print_series(FILE *f, const struct series_delta *s, double interval,
-			 bool millis)
+static void print_series(FILE *f, const struct series_delta *s,
+			 const struct report *r, bool millis)
 {
+	double interval = r->interval;
 	double unit = millis ? 1e6 : 1e3;
 	const char *uname = millis ? "msecs" : "usecs";
 	const struct hist *h = &s->h;
@@ -61,10 +62,13 @@ static void print_series(FILE *f, const struct series_delta *s, double interval,
 	if (s->pool >= 0)
 		snprintf(who + strlen(who), sizeof(who) - strlen(who), " pool %lld",
 			 (long long)s->pool);
-	fprintf(f, "%s %s %s: %llu ops, %.1f/s, mean %.3f, p50 %.3f, p90 %.3f, "
-		"p99 %.3f, p99.9 %.3f, max %.3f (%s)\n",
-		who, class_name[s->cls], phase_name[s->phase],
-		(unsigned long long)h->count, interval > 0 ? h->count / interval : 0,
+	fprintf(f, "%s %s %s: %llu ops, %.1f/s", who, class_name[s->cls],
+		phase_name[s->phase], (unsigned long long)h->count,
+		interval > 0 ? h->count / interval : 0);
+	if (r->sampled)
+		fprintf(f, " (est. %.1f/s)", r->traced > 0 ? h->count / r->traced : 0);
+	fprintf(f, ", mean %.3f, p50 %.3f, p90 %.3f, p99 %.3f, p99.9 %.3f, "
+		"max %.3f (%s)\n",
 		h->count ? (double)h->sum_ns / h->count / unit : 0,
 		hist_quantile(h, 0.50) / unit, hist_quantile(h, 0.90) / unit,
 		hist_quantile(h, 0.99) / unit, hist_quantile(h, 0.999) / unit,
@@ -95,6 +99,8 @@ static void print_health(FILE *f, const struct health_report *h)
 				(unsigned long long)h->bpf[i]);
 	if (h->reaped)
 		fprintf(f, " reaped_dead_proc=%llu", (unsigned long long)h->reaped);
+	if (h->drain_timeouts)
+		fprintf(f, " drain_timeout=%llu", (unsigned long long)h->drain_timeouts);
 	if (h->unknown_ops)
 		fprintf(f, " unknown_proc_ops=%llu", (unsigned long long)h->unknown_ops);
 	fprintf(f, "\n");
@@ -116,9 +122,13 @@ void render_text(FILE *f, const struct report *r, bool timestamp, bool millis)
 	for (int i = 0; i < r->n; i++) {
 		if (!r->s[i].h.count)
 			continue;
-		print_series(f, &r->s[i], r->interval, millis);
+		print_series(f, &r->s[i], r, millis);
 		shown++;
 	}
+	if (r->sampled)
+		fprintf(f, "sampled: ops that started in %.2f s of these %.2f s "
+			"(%.0f %%); est. = count / traced time\n", r->traced,
+			r->interval, r->interval > 0 ? 100 * r->traced / r->interval : 0);
 	if (!shown)
 		fprintf(f, "no op completed in the last %.2f s\n", r->interval);
 	print_health(f, &r->health);

@@ -27,6 +27,7 @@ const char *const health_name[NR_HEALTH] = {
 	[H_HIST_FAIL] = "hist_full",
 	[H_READ_FAIL] = "read_failed",
 	[H_IGNORED] = "ignored_msgs",
+	[H_OUTSIDE] = "started_outside",
 };
 
 bool health_is_loss(int h)
@@ -37,7 +38,7 @@ bool health_is_loss(int h)
 
 __u64 health_losses(const struct health_report *h)
 {
-	__u64 n = h->reaped + h->unknown_ops;
+	__u64 n = h->reaped + h->unknown_ops + h->drain_timeouts;
 
 	for (int i = 0; i < NR_HEALTH; i++)
 		if (health_is_loss(i))

@@ -21,6 +21,7 @@ struct series_delta {
 struct health_report {
 	__u64 bpf[NR_HEALTH];	/* summed per-CPU counters from bpf/ */
 	__u64 reaped;		/* in-flight entries of dead processes removed */
+	__u64 drain_timeouts;	/* --sample: ops still running when a drain timed out */
 	__u64 unknown_ops;	/* ops of processes not identified as an OSD */
 	__u64 inflight;		/* in-flight map fill now */
 	__u64 inflight_max;
@@ -33,6 +34,9 @@ struct health_report {
 struct report {
 	double time;		/* unix seconds at the end of the interval */
 	double interval;	/* seconds the interval lasted */
+	double traced;		/* seconds of it the start probe was attached:
+				 * the interval, unless --sample */
+	bool sampled;
 	const struct series_delta *s;
 	int n;
 	struct health_report health;

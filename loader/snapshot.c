@@ -104,9 +104,9 @@ static int read_hists(struct tracer *t, __u64 *nkeys)
 	return 0;
 }
 
-/* Fill of the in-flight map, and removal of entries whose process exited:
- * those ops will never end. */
-static __u64 scan_inflight(struct tracer *t)
+/* Fill of the in-flight map; with reap, entries whose process exited are
+ * removed (those ops will never end) and counted. */
+__u64 tracer_inflight(struct tracer *t, bool reap)
 {
 	int fd = bpf_map__fd(t->skel->maps.inflight);
 	static struct op_key dead[DEAD_KEYS_MAX];
@@ -120,6 +120,8 @@ static __u64 scan_inflight(struct tracer *t)
 		key = next;
 		prev = &key;
 		n++;
+		if (!reap)
+			continue;
 		if (key.tgid != (__u32)last_pid) {
 			last_pid = key.tgid;
 			last_alive = procs_alive(t->proc_root, last_pid);
@@ -131,6 +133,19 @@ static __u64 scan_inflight(struct tracer *t)
 		if (bpf_map_delete_elem(fd, &dead[i]) == 0)
 			t->reaped++;
 	return n - ndead;
+}
+
+__u64 tracer_drop_inflight(struct tracer *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.inflight);
+	struct op_key key;
+	__u64 n = 0;
+
+	/* Deleting the first key each time: no iterator to invalidate. */
+	while (bpf_map_get_next_key(fd, NULL, &key) == 0 &&
+	       bpf_map_delete_elem(fd, &key) == 0)
+		n++;
+	return n;
 }
 
 static void read_health(struct tracer *t, struct health_report *h)
@@ -179,12 +194,13 @@ int tracer_snapshot(struct tracer *t, struct report *r)
 	if (err)
 		return err;
 	memset(h, 0, sizeof(*h));
-	h->inflight = scan_inflight(t);
+	h->inflight = tracer_inflight(t, true);
 	h->inflight_max = bpf_map__max_entries(t->skel->maps.inflight);
 	h->hists = nkeys;
 	h->hists_max = bpf_map__max_entries(t->skel->maps.hists);
 	read_health(t, h);
 	h->reaped = t->reaped;
+	h->drain_timeouts = t->drain_timeouts;
 	h->unknown_ops = t->unknown_ops;
 	h->binaries = 0;
 	for (int i = 0; i < t->nbins; i++)
@@ -207,6 +223,17 @@ int tracer_snapshot(struct tracer *t, struct report *r)
 		s->prev = cum;
 	}
 	qsort(t->deltas, t->nseries, sizeof(*t->deltas), cmp_delta);
+	r->sampled = t->opt->sample_on > 0;
+	r->traced = -1;		/* full tracing: the caller's interval */
+	if (r->sampled) {
+		double traced = t->traced;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (t->win == WIN_OPEN)
+			traced += now.tv_sec + now.tv_nsec / 1e9 - t->win_since;
+		r->traced = traced - t->traced_prev;
+		t->traced_prev = traced;
+	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	r->time = now.tv_sec + now.tv_nsec / 1e9;
 	r->s = t->deltas;

@@ -3,6 +3,7 @@
 #define OSDHIST_TRACER_H
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -16,13 +17,19 @@
  * the file was deleted or replaced (an upgrade). */
 #define IDLE_SCANS_KEEP	60
 
+/* Sampling: the start probe is attached only in open windows; the others
+ * stay until the ops started in the window have drained. */
+enum window { WIN_OPEN, WIN_DRAIN, WIN_CLOSED };
+
 /* A ceph-osd binary (device + inode) and the uprobes on it. */
 struct binary_slot {
 	dev_t dev;
 	ino_t ino;
 	char build_id[41];
 	char where[PATH_MAX];		/* the exe path as the process sees it */
-	struct bpf_link *links[NR_PROBE_FNS];
+	struct bpf_link *links[NR_PROBE_FNS];	/* NULL: not attached now */
+	uint64_t fn_off[NR_PROBE_FNS];
+	pid_t pid;			/* the process it was first seen in */
 	bool refused;			/* cannot be traced; said so once */
 	int nprocs;			/* processes running it at the last scan */
 	int fd;				/* pins the inode; its st_nlink tells an upgrade */
@@ -61,6 +68,12 @@ struct tracer {
 	struct hist *percpu;	/* one value per possible CPU */
 	int ncpus;
 	__u64 reaped, unknown_ops;
+	enum window win;
+	double traced;		/* seconds the start probe has been attached */
+	double traced_prev;	/* ... at the previous snapshot */
+	double win_since;	/* CLOCK_MONOTONIC when win last changed */
+	double period_start;	/* when the current sampling period began */
+	__u64 drain_timeouts;	/* ops still in flight when a drain timed out */
 };
 
 /* Loads the BPF programs (no probe yet).  0, or -1 after one line on stderr. */
@@ -69,6 +82,8 @@ void tracer_close(struct tracer *t);
 
 /* attach.c: attach to the binary of a process, once per inode. */
 int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t ino);
+/* Move every binary's probes to what window win wants. */
+int tracer_set_window(struct tracer *t, enum window win);
 void detach_unused(struct tracer *t);
 
 /* discover.c: rescan /proc; attach new binaries, let go of unused ones.
@@ -79,5 +94,13 @@ int tracer_osd_of(struct tracer *t, pid_t tgid);
 
 /* snapshot.c: read the maps and fill r with the interval since last call. */
 int tracer_snapshot(struct tracer *t, struct report *r);
+/* In-flight ops now; with reap, entries of dead processes are removed. */
+__u64 tracer_inflight(struct tracer *t, bool reap);
+/* Removes every in-flight entry; returns how many there were. */
+__u64 tracer_drop_inflight(struct tracer *t);
+
+/* sample.c: open, drain and close sampling windows.  Returns the
+ * CLOCK_MONOTONIC time at which it wants to run next. */
+double sampler_step(struct tracer *t, double now);
 
 #endif

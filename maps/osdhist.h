@@ -60,13 +60,17 @@ enum op_phase {
 enum health {
 	H_STARTED,	/* ops inserted into inflight */
 	H_INSERT_FAIL,	/* insert into inflight failed: op not followed */
-	H_DONE_MISS,	/* log_op_stats for an op never seen starting */
-	H_END_MISS,	/* unregister of a followed kind of op with no entry:
-			 * evicted from the LRU, or started before attach */
+	H_DONE_MISS,	/* log_op_stats for an op started in traced time but
+			 * not found: evicted from the LRU, or its insert failed */
+	H_END_MISS,	/* the same at unregister */
 	H_ENDED,	/* entries deleted at unregister */
 	H_HIST_FAIL,	/* histogram key could not be created (map full) */
 	H_READ_FAIL,	/* a user memory read failed: op not followed */
 	H_IGNORED,	/* messages of kinds we do not follow (not a loss) */
+	H_OUTSIDE,	/* ended with no entry, but received before the start
+			 * probe was last attached: started outside the traced
+			 * time (before osdhist, or between sampling windows);
+			 * not a loss */
 	NR_HEALTH,
 };
 

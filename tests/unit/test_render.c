@@ -20,6 +20,7 @@ static void make(struct report *r)
 	s[1].osd = 1; s[1].pool = 2; s[1].cls = CLASS_ERROR; s[1].phase = PHASE_TOTAL;
 	r->time = 1700000000.25;
 	r->interval = 2;
+	r->traced = 2;
 	r->s = s;
 	r->n = 2;
 	r->health.bpf[H_STARTED] = 10;
@@ -93,7 +94,10 @@ static void json_schema(void **state)
 	assert_non_null(strstr(out, "\"buckets\":[[1048576,4]]}\n"));
 	assert_true(!strncmp(line2, second, strlen(second)));
 	assert_non_null(strstr(out, "{\"type\":\"health\",\"time\":1700000000.250,"
+			    "\"interval_s\":2.000,\"traced_s\":2.000,\"sampled\":false,"
 			    "\"started\":10,\"insert_failed\":0"));
+	assert_non_null(strstr(out, "\"interval_s\":2.000,\"traced_s\":2.000,"
+			    "\"ops_per_s\":2.000,\"est_ops_per_s\":2.000,\"buckets\""));
 	assert_non_null(strstr(out, "\"inflight\":1,\"inflight_max\":16384"));
 	assert_non_null(strstr(out, "\"losses\":0}\n"));
 	free(out);

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --sample ON/PERIOD: every uprobe hit is a trap whether or not the program
+ * does anything, so the only way to cost less than full tracing is to have
+ * no probe at all most of the time.  A window opens (every probe attached),
+ * closes after ON (the start probe detached: no new op is followed), drains
+ * (the end probes stay until every op started in the window has ended, or
+ * the drain timeout), then everything is detached until the next PERIOD.
+ */
+#include <stdio.h>
+
+#include "tracer.h"
+
+/* How often a draining window checks whether its ops have ended. */
+#define DRAIN_POLL 0.005
+
+static void move_to(struct tracer *t, enum window win, double now)
+{
+	if (t->win == WIN_OPEN)
+		t->traced += now - t->win_since;
+	if (tracer_set_window(t, win))
+		fprintf(stderr, "osdhist: some probes could not be moved to the "
+			"next sampling window\n");
+	t->win_since = now;
+}
+
+double sampler_step(struct tracer *t, double now)
+{
+	const struct options *o = t->opt;
+
+	if (o->sample_on <= 0)
+		return now + 3600;	/* full tracing: nothing to do */
+
+	switch (t->win) {
+	case WIN_OPEN:
+		if (now < t->win_since + o->sample_on)
+			return t->win_since + o->sample_on;
+		move_to(t, WIN_DRAIN, now);
+		/* fall through - its ops may all have ended already */
+	case WIN_DRAIN:
+		if (tracer_inflight(t, true) &&
+		    now < t->win_since + o->drain_timeout)
+			return now + DRAIN_POLL;
+		t->drain_timeouts += tracer_drop_inflight(t);
+		move_to(t, WIN_CLOSED, now);
+		/* fall through */
+	case WIN_CLOSED:
+		if (now < t->period_start + o->sample_period)
+			return t->period_start + o->sample_period;
+		move_to(t, WIN_OPEN, now);
+		t->period_start = now;
+		return now + o->sample_on;
+	}
+	return now + o->sample_on;
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""Client load for tests/integration/test_flood.sh, through librados.
+
+  rados_load.py put N              write objects canary.0 .. canary.N-1
+  rados_load.py canary N OPS       stat canary.0 .. canary.N-1 in turn, OPS times
+  rados_load.py canary N --secs S  the same for S seconds
+  rados_load.py flood SECS DEPTH   stat missing objects for SECS seconds,
+                                   DEPTH of them in flight at a time
+
+The cluster is $CEPH_CONF, the pool $POOL. Each command prints one result
+line, "ops N secs S" (flood: "ops N enoent N other N secs S"), and exits
+non-zero if any op did not end as expected (a canary stat that fails, a
+flood stat that does not fail with ENOENT). flood first prints "flooding"
+once it is connected, so the caller knows the flood has begun.
+
+Run it with /usr/bin/python3: python3-rados is a Debian package, and another
+python3 first on PATH (pyenv, venv) does not see it.
+"""
+import errno
+import os
+import sys
+import time
+
+import rados
+
+
+def connect():
+    cluster = rados.Rados(conffile=os.environ["CEPH_CONF"])
+    # an op to a vanished cluster fails instead of hanging for ever
+    cluster.conf_set("rados_osd_op_timeout", "60")
+    cluster.connect(timeout=30)
+    return cluster, cluster.open_ioctx(os.environ["POOL"])
+
+
+def put(ioctx, n):
+    for i in range(n):
+        ioctx.write_full(f"canary.{i}", b"data")
+    return f"ops {n}"
+
+
+def canary(ioctx, n, ops=None, secs=None):
+    """Synchronous stats of existing objects: one op in flight, so when this
+    returns every op it sent has been answered (and counted by the OSD)."""
+    done = 0
+    t0 = time.monotonic()
+    deadline = t0 + secs if secs is not None else None
+    while (done < ops) if ops is not None else (time.monotonic() < deadline):
+        size, _ = ioctx.stat(f"canary.{done % n}")
+        if size != 4:
+            sys.exit(f"canary.{done % n}: size {size}, want 4")
+        done += 1
+    return f"ops {done} secs {time.monotonic() - t0:.3f}"
+
+
+def flood(ioctx, secs, depth):
+    """Stats of objects that do not exist, DEPTH in flight at a time: every
+    one ends on the OSD's early-reject path (ENOENT), never in op_r."""
+    sent = enoent = other = 0
+    print("flooding", flush=True)
+    t0 = time.monotonic()
+    while time.monotonic() < t0 + secs:
+        batch = [ioctx.aio_stat(f"missing.{os.getpid()}.{sent + i}",
+                                lambda *_: None) for i in range(depth)]
+        sent += depth
+        for c in batch:
+            c.wait_for_complete()
+            if c.get_return_value() == -errno.ENOENT:
+                enoent += 1
+            else:
+                other += 1
+    line = f"ops {sent} enoent {enoent} other {other} secs {time.monotonic() - t0:.3f}"
+    if other:
+        print(line, flush=True)
+        sys.exit(f"{other} stats of missing objects did not fail with ENOENT")
+    return line
+
+
+def main(argv):
+    if len(argv) < 3 or argv[1] not in ("put", "canary", "flood"):
+        sys.exit(__doc__)
+    cluster, ioctx = connect()
+    try:
+        if argv[1] == "put":
+            out = put(ioctx, int(argv[2]))
+        elif argv[1] == "canary" and argv[3:4] == ["--secs"]:
+            out = canary(ioctx, int(argv[2]), secs=float(argv[4]))
+        elif argv[1] == "canary":
+            out = canary(ioctx, int(argv[2]), ops=int(argv[3]))
+        else:
+            out = flood(ioctx, float(argv[2]), int(argv[3]))
+        print(out, flush=True)
+    finally:
+        ioctx.close()
+        cluster.shutdown()
+
+
+if __name__ == "__main__":
+    main(sys.argv)
