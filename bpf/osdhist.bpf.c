@@ -22,9 +22,13 @@ __u32 sp_submit_op = 0;		/* submit_transaction's OpRequestRef, likewise */
 /* CLOCK_TAI - CLOCK_REALTIME in ns (whole seconds), kept current by the
  * loader: BPF reads TAI, Ceph stamps ops with REALTIME. */
 __s64 tai_offset_ns = 0;
-/* CLOCK_REALTIME ns when the start probe was last attached: an op received
- * before it that ends without an entry started outside the traced time. */
+/* CLOCK_REALTIME ns when the traced time last began: an op received before
+ * it that ends without an entry started outside the traced time. */
 __u64 window_open_rt = 0;
+/* Sampling gate: ops enqueued while it is shut (a window being opened or
+ * drained) get an entry marked outside, so their end is told apart without
+ * any race on the window's edges.  Always open without --sample. */
+__u32 gate_open = 0;
 
 const volatile bool split_pool = false;
 const volatile bool trace_subops = true;
@@ -190,11 +194,12 @@ int BPF_KPROBE(op_enqueue, void *osd, void **opref)
 	if (!followed(type))
 		return count(H_IGNORED);
 	st.kind = type;
+	st.outside = !gate_open;
 	if (split_pool)
 		st.pool = (__s64)read_u64((void *)(PT_REGS_SP(ctx) + sp_spg));
 	if (bpf_map_update_elem(&inflight, &key, &st, BPF_ANY))
-		return count(H_INSERT_FAIL);
-	return count(H_STARTED);
+		return st.outside ? 0 : count(H_INSERT_FAIL);
+	return st.outside ? 0 : count(H_STARTED);
 }
 
 /* Queue time without a probe on dequeue_op: OSD::dequeue_op stamps the op
@@ -248,7 +253,8 @@ int BPF_KPROBE(op_done, void *pg, void *op)
 	if (st->done)
 		return count(H_DONE_MISS);
 	st->done = 1;
-	record_op(key.tgid, classify(read_u64(op + off_op_rmw)), key.op, st, now);
+	if (!st->outside)
+		record_op(key.tgid, classify(read_u64(op + off_op_rmw)), key.op, st, now);
 	return 0;
 }
 
@@ -273,7 +279,8 @@ int BPF_KPROBE(subop_done, void *backend, void **rmref)
 	if (st->done)
 		return count(H_DONE_MISS);
 	st->done = 1;
-	record_op(key.tgid, CLASS_SUBOP, key.op, st, bpf_ktime_get_ns());
+	if (!st->outside)
+		record_op(key.tgid, CLASS_SUBOP, key.op, st, bpf_ktime_get_ns());
 	return 0;
 }
 
@@ -297,6 +304,10 @@ int BPF_KPROBE(op_unregister, void *tracker, void *op)
 		if (followed(msg_type(key.op)))
 			count_miss(key.op, H_END_MISS);
 		return 0;
+	}
+	if (st->outside) {
+		bpf_map_delete_elem(&inflight, &key);
+		return count(H_OUTSIDE);
 	}
 	if (!st->done) {
 		if (st->kind == MSG_OSD_REPOP)

@@ -56,15 +56,12 @@ static void set_offsets(struct tracer *t, const struct ceph_offsets *o)
 	t->offsets_set = true;
 }
 
-/* Which probes the current window wants: the start probe only while the
- * window is open, the others until the window's ops have drained. */
+/* Which probes the current window wants: all of them until the window's
+ * ops have drained (the start probe too: it marks what starts while the
+ * gate is shut), none while it is closed. */
 static bool wanted(struct tracer *t, int fn)
 {
-	if (!prog_of(t, fn))
-		return false;
-	if (fn == FN_ENQUEUE_OP)
-		return t->win == WIN_OPEN;
-	return t->win != WIN_CLOSED;
+	return prog_of(t, fn) && t->win != WIN_CLOSED;
 }
 
 /* Attach what the window wants and is missing, detach what it does not
@@ -76,7 +73,12 @@ static int sync_links(struct tracer *t, struct binary_slot *b)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", b->fd);
-	for (int f = 0; f < NR_PROBE_FNS; f++) {
+	/* The start probe last, both ways: while it is attached every op that
+	 * starts has an entry, so no end probe can see a started op without
+	 * one. */
+	for (int i = 1; i <= NR_PROBE_FNS; i++) {
+		int f = i % NR_PROBE_FNS;	/* FN_ENQUEUE_OP (0) last */
+
 		if (!wanted(t, f)) {
 			bpf_link__destroy(b->links[f]);
 			b->links[f] = NULL;
@@ -103,20 +105,27 @@ static int sync_links(struct tracer *t, struct binary_slot *b)
 	return 0;
 }
 
-/* Called after the start probe is attached: an op the messenger receives
- * from now on is seen starting, so ending without an entry is a loss. */
+/* Called once the start probe is attached: an op the messenger receives from
+ * now on is followed, so ending without an entry is a loss. */
 static void mark_window_open(struct tracer *t)
 {
 	struct timespec now;
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	t->skel->bss->window_open_rt = now.tv_sec * 1000000000ULL + now.tv_nsec;
+	__atomic_store_n(&t->skel->bss->gate_open, 1, __ATOMIC_SEQ_CST);
 }
 
 int tracer_set_window(struct tracer *t, enum window win)
 {
 	int err = 0;
 
+	/* Shut first: no op starts being followed while probes move; and
+	 * until the window is open, an op ending without an entry started
+	 * outside it. */
+	__atomic_store_n(&t->skel->bss->gate_open, 0, __ATOMIC_SEQ_CST);
+	if (win == WIN_OPEN)
+		t->skel->bss->window_open_rt = ~0ULL;
 	t->win = win;
 	for (int i = 0; i < t->nbins; i++) {
 		if (t->bins[i].refused)

@@ -2,10 +2,11 @@
 /*
  * --sample ON/PERIOD: every uprobe hit is a trap whether or not the program
  * does anything, so the only way to cost less than full tracing is to have
- * no probe at all most of the time.  A window opens (every probe attached),
- * closes after ON (the start probe detached: no new op is followed), drains
- * (the end probes stay until every op started in the window has ended, or
- * the drain timeout), then everything is detached until the next PERIOD.
+ * no probe at all most of the time.  A window opens (every probe attached,
+ * then the gate in bpf/ opened), closes after ON (the gate shut: ops that
+ * start now are marked outside), drains (the probes stay until every op
+ * followed in the window has ended, or the drain timeout), then everything
+ * is detached until the next PERIOD.
  */
 #include <stdio.h>
 
@@ -38,11 +39,13 @@ double sampler_step(struct tracer *t, double now)
 		move_to(t, WIN_DRAIN, now);
 		/* fall through - its ops may all have ended already */
 	case WIN_DRAIN:
-		if (tracer_inflight(t, true) &&
+		if (tracer_inflight_followed(t) &&
 		    now < t->win_since + o->drain_timeout)
 			return now + DRAIN_POLL;
-		t->drain_timeouts += tracer_drop_inflight(t);
+		/* Detach first, then drop what is left: followed ops still
+		 * running at the timeout (counted) and ops marked outside. */
 		move_to(t, WIN_CLOSED, now);
+		t->drain_timeouts += tracer_drop_inflight(t);
 		/* fall through */
 	case WIN_CLOSED:
 		if (now < t->period_start + o->sample_period)

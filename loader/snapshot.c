@@ -135,16 +135,39 @@ __u64 tracer_inflight(struct tracer *t, bool reap)
 	return n - ndead;
 }
 
+/* Ops followed in the current window still running (entries not marked
+ * outside). */
+__u64 tracer_inflight_followed(struct tracer *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.inflight);
+	struct op_key key, next, *prev = NULL;
+	struct op_state st;
+	__u64 n = 0;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.outside)
+			n++;
+	}
+	return n;
+}
+
 __u64 tracer_drop_inflight(struct tracer *t)
 {
 	int fd = bpf_map__fd(t->skel->maps.inflight);
 	struct op_key key;
+	struct op_state st;
 	__u64 n = 0;
 
 	/* Deleting the first key each time: no iterator to invalidate. */
-	while (bpf_map_get_next_key(fd, NULL, &key) == 0 &&
-	       bpf_map_delete_elem(fd, &key) == 0)
-		n++;
+	while (bpf_map_get_next_key(fd, NULL, &key) == 0) {
+		bool followed = bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.outside;
+
+		if (bpf_map_delete_elem(fd, &key))
+			break;
+		n += followed;
+	}
 	return n;
 }
 

@@ -17,8 +17,8 @@
  * the file was deleted or replaced (an upgrade). */
 #define IDLE_SCANS_KEEP	60
 
-/* Sampling: the start probe is attached only in open windows; the others
- * stay until the ops started in the window have drained. */
+/* Sampling: probes are attached for the open window and until the ops that
+ * started in it have drained; ops start being followed only while open. */
 enum window { WIN_OPEN, WIN_DRAIN, WIN_CLOSED };
 
 /* A ceph-osd binary (device + inode) and the uprobes on it. */
@@ -96,7 +96,9 @@ int tracer_osd_of(struct tracer *t, pid_t tgid);
 int tracer_snapshot(struct tracer *t, struct report *r);
 /* In-flight ops now; with reap, entries of dead processes are removed. */
 __u64 tracer_inflight(struct tracer *t, bool reap);
-/* Removes every in-flight entry; returns how many there were. */
+/* In-flight ops followed now (not marked outside the window). */
+__u64 tracer_inflight_followed(struct tracer *t);
+/* Removes every in-flight entry; returns how many were followed ops. */
 __u64 tracer_drop_inflight(struct tracer *t);
 
 /* sample.c: open, drain and close sampling windows.  Returns the

@@ -67,10 +67,10 @@ enum health {
 	H_HIST_FAIL,	/* histogram key could not be created (map full) */
 	H_READ_FAIL,	/* a user memory read failed: op not followed */
 	H_IGNORED,	/* messages of kinds we do not follow (not a loss) */
-	H_OUTSIDE,	/* ended with no entry, but received before the start
-			 * probe was last attached: started outside the traced
-			 * time (before osdhist, or between sampling windows);
-			 * not a loss */
+	H_OUTSIDE,	/* started outside the traced time: ended with no entry
+			 * but received before the window opened (before
+			 * osdhist, or between sampling windows), or enqueued
+			 * while the window was shut; not a loss */
 	NR_HEALTH,
 };
 
@@ -121,7 +121,9 @@ struct op_state {
 	__s64 pool;		/* from spg_t, -1 unless pool split is on */
 	__u8 kind;		/* MSG_OSD_OP or MSG_OSD_REPOP */
 	__u8 done;		/* log_op_stats has recorded it */
-	__u8 pad[6];
+	__u8 outside;		/* enqueued while the sampling gate was shut:
+				 * kept only to be told apart at its end */
+	__u8 pad[5];
 };
 
 struct hist_key {
