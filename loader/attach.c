@@ -167,7 +167,7 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 	if (n < 0)
 		snprintf(b->where, sizeof(b->where), "%s", exe);
 
-	if (binary_inspect(exe, &ob, err, sizeof(err))) {
+	if (binary_inspect(exe, b->where, &ob, err, sizeof(err))) {
 		fprintf(stderr, "osdhist: cannot trace pid %d: %s\n", pid, err);
 		b->refused = true;
 		return 1;

@@ -225,7 +225,8 @@ static int verify(int fd, Elf *elf, struct osd_binary *b, char *err, size_t errl
 	return -1;
 }
 
-int binary_inspect(const char *path, struct osd_binary *b, char *err, size_t errlen)
+int binary_inspect(const char *path, const char *name, struct osd_binary *b,
+		   char *err, size_t errlen)
 {
 	uint64_t vaddr[NR_PROBE_FNS] = { 0 };
 	Elf *elf = NULL;
@@ -238,12 +239,12 @@ int binary_inspect(const char *path, struct osd_binary *b, char *err, size_t err
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot open %s: %s", name, strerror(errno));
 		return -1;
 	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		snprintf(err, errlen, "%s is not an ELF binary", path);
+		snprintf(err, errlen, "%s is not an ELF binary", name);
 		goto out;
 	}
 	if (find_build_id(elf, b->build_id))
@@ -253,12 +254,12 @@ int binary_inspect(const char *path, struct osd_binary *b, char *err, size_t err
 		if (!vaddr[f]) {
 			snprintf(err, errlen, "ceph-osd %s (build-id %s) lacks the "
 				 "symbol %s (%s); osdhist cannot trace this build",
-				 path, b->build_id, probe_fn_symbol[f], probe_fn_pretty[f]);
+				 name, b->build_id, probe_fn_symbol[f], probe_fn_pretty[f]);
 			goto out;
 		}
 		if (vaddr_to_off(elf, vaddr[f], &b->fn_off[f])) {
 			snprintf(err, errlen, "%s: symbol %s is not in a loaded segment",
-				 path, probe_fn_pretty[f]);
+				 name, probe_fn_pretty[f]);
 			goto out;
 		}
 	}

@@ -38,9 +38,11 @@ struct osd_binary {
 extern const char *const probe_fn_symbol[NR_PROBE_FNS];
 extern const char *const probe_fn_pretty[NR_PROBE_FNS];
 
-/* Reads PATH (an ELF ceph-osd): build-id, the probed symbols, and the Ceph
- * offsets for that build-id, verified against the binary's own instructions.
- * 0 on success; otherwise a one-line reason in err and -1. */
-int binary_inspect(const char *path, struct osd_binary *b, char *err, size_t errlen);
+/* Reads PATH (an ELF ceph-osd; NAME is how messages call it): build-id,
+ * the probed symbols, and the Ceph offsets for that build-id, verified
+ * against the binary's own instructions.  0 on success; otherwise a one-line
+ * reason in err and -1. */
+int binary_inspect(const char *path, const char *name, struct osd_binary *b,
+		   char *err, size_t errlen);
 
 #endif

@@ -86,13 +86,14 @@ static int check_kernel(void)
 static void print_snapshot(struct tracer *t, const struct options *o, double interval)
 {
 	struct report r;
-	struct series_delta *kept = t->deltas;
+	struct series_delta *kept;
 	int n = 0;
 
 	if (tracer_snapshot(t, &r)) {
 		fprintf(stderr, "osdhist: out of memory reading the maps\n");
 		return;
 	}
+	kept = t->deltas;	/* only now: the snapshot may have moved it */
 	r.interval = interval;
 	if (r.traced < 0)
 		r.traced = interval;

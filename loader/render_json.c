@@ -41,8 +41,10 @@ static void print_health(FILE *f, const struct report *r)
 	const struct health_report *h = &r->health;
 
 	fprintf(f, "{\"type\":\"health\",\"time\":%.3f,\"interval_s\":%.3f,"
-		"\"traced_s\":%.3f,\"sampled\":%s", r->time, r->interval, r->traced,
-		r->sampled ? "true" : "false");
+		"\"traced_s\":%.3f,\"sampled\":%s,\"window_moves\":%llu,"
+		"\"window_move_s\":%.6f", r->time, r->interval, r->traced,
+		r->sampled ? "true" : "false", (unsigned long long)h->window_moves,
+		h->window_move_s);
 	for (int i = 0; i < NR_HEALTH; i++)
 		fprintf(f, ",\"%s\":%llu", health_name[i], (unsigned long long)h->bpf[i]);
 	fprintf(f, ",\"reaped_dead_proc\":%llu,\"drain_timeout\":%llu,"

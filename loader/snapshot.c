@@ -224,6 +224,8 @@ int tracer_snapshot(struct tracer *t, struct report *r)
 	read_health(t, h);
 	h->reaped = t->reaped;
 	h->drain_timeouts = t->drain_timeouts;
+	h->window_moves = t->moves;
+	h->window_move_s = t->move_time;
 	h->unknown_ops = t->unknown_ops;
 	h->binaries = 0;
 	for (int i = 0; i < t->nbins; i++)

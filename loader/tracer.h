@@ -74,6 +74,8 @@ struct tracer {
 	double win_since;	/* CLOCK_MONOTONIC when win last changed */
 	double period_start;	/* when the current sampling period began */
 	__u64 drain_timeouts;	/* ops still in flight when a drain timed out */
+	__u64 moves;		/* sampling: probe moves (attach or detach sets) */
+	double move_time;	/* ... and the seconds they took */
 };
 
 /* Loads the BPF programs (no probe yet).  0, or -1 after one line on stderr. */

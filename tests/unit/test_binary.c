@@ -13,9 +13,9 @@ static void not_elf(void **state)
 	char err[512];
 	(void)state;
 
-	assert_int_equal(binary_inspect("/etc/hostname", &b, err, sizeof(err)), -1);
+	assert_int_equal(binary_inspect("/etc/hostname", "/etc/hostname", &b, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "is not an ELF binary"));
-	assert_int_equal(binary_inspect("/nonexistent", &b, err, sizeof(err)), -1);
+	assert_int_equal(binary_inspect("/nonexistent", "/nonexistent", &b, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "cannot open /nonexistent"));
 }
 
@@ -25,7 +25,7 @@ static void lacks_symbol(void **state)
 	char err[512];
 	(void)state;
 
-	assert_int_equal(binary_inspect("/bin/true", &b, err, sizeof(err)), -1);
+	assert_int_equal(binary_inspect("/bin/true", "/bin/true", &b, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "lacks the symbol _ZN3OSD10enqueue_op"));
 	assert_non_null(strstr(err, "(OSD::enqueue_op)"));
 	assert_non_null(strstr(err, "build-id "));
@@ -39,7 +39,7 @@ static void debian_ceph_osd(void **state)
 	(void)state;
 
 	assert_int_equal(access("/usr/bin/ceph-osd", R_OK), 0);
-	assert_int_equal(binary_inspect("/usr/bin/ceph-osd", &b, err, sizeof(err)), 0);
+	assert_int_equal(binary_inspect("/usr/bin/ceph-osd", "/usr/bin/ceph-osd", &b, err, sizeof(err)), 0);
 	assert_string_equal(b.build_id, "fb66b3cec5f264a2f863d96fa875eb4ae39bb0bf");
 	assert_int_equal(b.fn_off[FN_ENQUEUE_OP], 0x6567b0);
 	assert_int_equal(b.fn_off[FN_LOG_OP_STATS], 0x76da00);

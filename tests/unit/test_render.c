@@ -95,6 +95,7 @@ static void json_schema(void **state)
 	assert_true(!strncmp(line2, second, strlen(second)));
 	assert_non_null(strstr(out, "{\"type\":\"health\",\"time\":1700000000.250,"
 			    "\"interval_s\":2.000,\"traced_s\":2.000,\"sampled\":false,"
+			    "\"window_moves\":0,\"window_move_s\":0.000000,"
 			    "\"started\":10,\"insert_failed\":0"));
 	assert_non_null(strstr(out, "\"interval_s\":2.000,\"traced_s\":2.000,"
 			    "\"ops_per_s\":2.000,\"est_ops_per_s\":2.000,\"buckets\""));
