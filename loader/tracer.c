@@ -64,6 +64,8 @@ int tracer_open(struct tracer *t, const struct options *opt)
 				"(run with -v for libbpf's log)\n", strerror(-err));
 		return -1;
 	}
+	/* Until the first start probe is in, no op is seen starting. */
+	t->skel->bss->window_open_rt = ~0ULL;
 	return 0;
 }
 
