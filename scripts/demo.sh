@@ -19,8 +19,10 @@ trap 'exit 130' INT TERM
 scripts/cluster.sh start "$DIR" || exit 1
 . "$DIR/env"
 echo
-echo "### osdhist -T 2   (Ctrl-C stops it; here the demo stops it)"
-./osdhist -T 2 &
+PID=$(scripts/cluster.sh osd-pid "$DIR" 0)
+# -p: only this demo's OSD (other ceph-osd processes may run on this host)
+echo "### osdhist -T -p $PID 2   (Ctrl-C stops it; here the demo stops it)"
+./osdhist -T -p "$PID" 2 &
 TPID=$!
 sleep 2
 echo "### rados bench: 8 s of 4 KiB writes, then 6 s of random reads"
