@@ -236,6 +236,25 @@ static __always_inline void record_op(__u32 pid, __u8 cls, __u64 op,
 		record(pid, cls, PHASE_COMMIT, st->pool, now - st->submit_ns);
 }
 
+/* The end where Ceph counts the op: record it and mark the entry done (it is
+ * deleted at unregister, which every op reaches). */
+static __always_inline int success_end(__u64 op, bool subop)
+{
+	struct op_key key = { .tgid = tgid(), .op = op };
+	struct op_state *st = bpf_map_lookup_elem(&inflight, &key);
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!st)
+		return count_miss(op, H_DONE_MISS);
+	if (st->done)
+		return count(H_DONE_MISS);
+	st->done = 1;
+	if (!st->outside)
+		record_op(key.tgid, subop ? CLASS_SUBOP :
+			  classify(read_u64((void *)(op + off_op_rmw))), op, st, now);
+	return 0;
+}
+
 /*
  * PrimaryLogPG::log_op_stats(const OpRequest& op, uint64_t inb, uint64_t outb):
  * the success end of a client op, and the only place Ceph counts op_r, op_w
@@ -244,18 +263,7 @@ static __always_inline void record_op(__u32 pid, __u8 cls, __u64 op,
 SEC("uprobe")
 int BPF_KPROBE(op_done, void *pg, void *op)
 {
-	struct op_key key = { .tgid = tgid(), .op = (__u64)op };
-	struct op_state *st = bpf_map_lookup_elem(&inflight, &key);
-	__u64 now = bpf_ktime_get_ns();
-
-	if (!st)
-		return count_miss(key.op, H_DONE_MISS);
-	if (st->done)
-		return count(H_DONE_MISS);
-	st->done = 1;
-	if (!st->outside)
-		record_op(key.tgid, classify(read_u64(op + off_op_rmw)), key.op, st, now);
-	return 0;
+	return success_end((__u64)op, false);
 }
 
 /*
@@ -267,21 +275,10 @@ SEC("uprobe")
 int BPF_KPROBE(subop_done, void *backend, void **rmref)
 {
 	__u64 rm = read_u64(rmref);
-	struct op_key key = { .tgid = tgid() };
-	struct op_state *st;
 
 	if (!rm)
 		return count(H_READ_FAIL);
-	key.op = read_u64((void *)(rm + off_repmod_op));
-	st = bpf_map_lookup_elem(&inflight, &key);
-	if (!st)
-		return count_miss(key.op, H_DONE_MISS);
-	if (st->done)
-		return count(H_DONE_MISS);
-	st->done = 1;
-	if (!st->outside)
-		record_op(key.tgid, CLASS_SUBOP, key.op, st, bpf_ktime_get_ns());
-	return 0;
+	return success_end(read_u64((void *)(rm + off_repmod_op)), true);
 }
 
 /*
