@@ -9,6 +9,16 @@
 # Usage:
 #   cluster.sh start DIR [--osds N] [--store memstore|bluestore]
 #                        [--pool NAME] [--pg N] [--timeout SECONDS]
+#                        [--first-id N] [--osd-bin PATH] [--osd-wrap "CMD"]
+#       --first-id N    OSD ids are N, N+1, ... (default 0): lets a test
+#                       tell its OSDs from other clusters' osd.0 on the host
+#       --osd-bin PATH  the ceph-osd executable that mkfs's, starts and
+#                       restarts the OSDs (default: ceph-osd from PATH)
+#       --osd-wrap CMD  a command prefix (shell words, quotes honoured) for
+#                       starting and restarting OSDs, e.g. "unshare -m ...";
+#                       it gets "BIN -f -c CONF -i ID" appended and must end
+#                       by exec'ing ceph-osd (the pid recorded is the
+#                       wrapper's, so it must become ceph-osd itself)
 #   cluster.sh stop DIR                 # kill recorded pids, rm -rf DIR
 #   cluster.sh restart-osd DIR ID [--timeout S]
 #                                       # restart one OSD (same command line, new
@@ -21,9 +31,11 @@
 # Files in DIR:
 #   ceph.conf        cluster configuration (pass -c DIR/ceph.conf, or source env)
 #   env              sourceable: CEPH_CONF, POOL, CEPH_MON_HOST, CEPH_MON_PORT,
-#                    OSDHIST_CLUSTER_DIR, OSDHIST_NUM_OSDS, OSDHIST_STORE
-#   pids             "name pid" per line: mon.a, mgr.x, osd.0 ... osd.N-1
+#                    OSDHIST_CLUSTER_DIR, OSDHIST_NUM_OSDS, OSDHIST_STORE,
+#                    OSD_IDS ("N N+1 ..."), OSDHIST_OSD_BIN
+#   pids             "name pid" per line: mon.a, mgr.x, osd.N ... (one per id)
 #   cmd.<name>       NUL-separated command line each daemon was started with
+#                    (for OSDs: wrapper + binary; restart-osd reuses it)
 #   log/             <name>.log (ceph log), <name>.out (stdout/stderr), cluster.log
 #   run/             admin sockets (ceph-<name>.asok), pid files
 #   crash/           ceph crash dumps
@@ -31,7 +43,7 @@
 #
 # Daemons: ceph-mon -f -c DIR/ceph.conf -i a (msgr v2 only, 127.0.0.1, random
 # free port in 20000-40000), ceph-mgr -i x (no python modules, only for PG
-# stats), ceph-osd -f -c DIR/ceph.conf -i N (ports 6800-7300). Each runs in its
+# stats), [WRAP] BIN -f -c DIR/ceph.conf -i N (ports 6800-7300). Each runs in its
 # own session (setsid), so Ctrl-C on the caller does not reach them: always
 # "stop". Auth is off. The op tracker is left on (default).
 # Env: CEPH_CLI_TIMEOUT (s, default 30) bounds every ceph CLI call made here.
@@ -107,9 +119,10 @@ launch() {
     ) &
     local pid=$!
     record_pid "$name" "$pid"
-    # make sure the pid really is the daemon (comm changes after exec)
+    # make sure the pid really is the daemon (comm changes after exec; an
+    # --osd-wrap may take a moment: mount, copy)
     local i
-    for i in $(seq 50); do
+    for i in $(seq 200); do
         if [[ $(cat "/proc/$pid/comm" 2>/dev/null) == ceph-* ]]; then
             return 0
         fi
@@ -321,10 +334,13 @@ osd_up_since() {
         .osds[] | select(.osd == $id) | .up == 1 and .up_from > $ep' >/dev/null
 }
 
-wait_osds_up() { # timeout
-    local deadline=$((SECONDS + $1)) n
+wait_osds_up() { # timeout : every id in $OSD_IDS up and in
+    local deadline=$((SECONDS + $1)) n ids
+    # shellcheck disable=SC2086
+    ids=$(printf '%s\n' $OSD_IDS | jq -sc .)
     while :; do
-        n=$(c osd dump -f json 2>/dev/null | jq '[.osds[] | select(.up == 1 and .in == 1)] | length') || n=0
+        n=$(c osd dump -f json 2>/dev/null | jq --argjson ids "$ids" '
+            [.osds[] | select(.up == 1 and .in == 1 and (.osd | IN($ids[])))] | length') || n=0
         [ "${n:-0}" -ge "$NUM_OSDS" ] && return 0
         [ $SECONDS -lt $deadline ] || die "only ${n:-0}/$NUM_OSDS OSDs up+in after $1 s"
         check_daemons
@@ -356,10 +372,13 @@ start_abort() {
 cmd_start() {
     set_dir "${1:-}"; shift || true
     NUM_OSDS=1 STORE=memstore POOL=osdhist PG_NUM=8
-    local timeout=60
+    local timeout=60 first_id=0 osd_bin=ceph-osd osd_wrap="" wrap=()
     while [ $# -gt 0 ]; do
         case $1 in
             --osds) NUM_OSDS=${2:?}; shift 2 ;;
+            --first-id) first_id=${2:?}; shift 2 ;;
+            --osd-bin) osd_bin=${2:?}; shift 2 ;;
+            --osd-wrap) osd_wrap=${2:?}; shift 2 ;;
             --store) STORE=${2:?}; shift 2 ;;
             --pool) POOL=${2:?}; shift 2 ;;
             --pg) PG_NUM=${2:?}; shift 2 ;;
@@ -369,10 +388,17 @@ cmd_start() {
     done
     [[ $NUM_OSDS =~ ^[1-9][0-9]*$ ]] || die "--osds must be a positive integer"
     [[ $PG_NUM =~ ^[1-9][0-9]*$ ]] || die "--pg must be a positive integer"
+    [[ $first_id =~ ^[0-9]+$ ]] || die "--first-id must be a non-negative integer"
     case $STORE in memstore|bluestore) ;; *) die "--store must be memstore or bluestore" ;; esac
-    for t in ceph ceph-mon ceph-osd ceph-mgr monmaptool rados jq ss setsid; do
+    for t in ceph ceph-mon "$osd_bin" ceph-mgr monmaptool rados jq ss setsid; do
         command -v "$t" >/dev/null || die "$t not found"
     done
+    # a path made absolute (the OSDs run with DIR as their cwd); a bare name
+    # stays as it is, found in PATH
+    [[ $osd_bin != */* ]] || osd_bin=$(realpath -s -- "$osd_bin")
+    # the wrapper is one string of shell words, as a user would type it
+    eval "wrap=($osd_wrap)" || die "--osd-wrap: cannot split '$osd_wrap' into words"
+    OSD_IDS=$(seq -s ' ' "$first_id" $((first_id + NUM_OSDS - 1)))
 
     mkdir -p "$DIR"
     [ -z "$(ls -A "$DIR")" ] || die "$DIR is not empty"
@@ -402,21 +428,24 @@ cmd_start() {
     launch mgr.x ceph-mgr -f -c "$CONF" -i x
 
     # create OSD ids and their stores (in parallel), then start them
-    local i uuid id pids_mkfs=()
-    for ((i = 0; i < NUM_OSDS; i++)); do
+    local i n uuid id pids_mkfs=()
+    for i in $OSD_IDS; do
         uuid=$(uuidgen)
-        id=$(c osd new "$uuid") || die "ceph osd new failed"
+        # the id given explicitly: "osd new" alone takes the lowest free one
+        id=$(c osd new "$uuid" "$i") || die "ceph osd new $uuid $i failed"
         [ "$id" = "$i" ] || die "expected osd id $i, got '$id'"
         mkdir -p "$DIR/osd.$i"
-        ceph-osd -c "$CONF" -i "$i" --mkfs --osd-uuid "$uuid" \
+        "$osd_bin" -c "$CONF" -i "$i" --mkfs --osd-uuid "$uuid" \
             >"$DIR/log/osd.$i.mkfs" 2>&1 &
         pids_mkfs+=($!)
     done
-    for ((i = 0; i < NUM_OSDS; i++)); do
-        wait "${pids_mkfs[$i]}" || die "ceph-osd --mkfs for osd.$i failed: $(tail -n 5 "$DIR/log/osd.$i.mkfs")"
+    n=0
+    for i in $OSD_IDS; do
+        wait "${pids_mkfs[$n]}" || die "ceph-osd --mkfs for osd.$i failed: $(tail -n 5 "$DIR/log/osd.$i.mkfs")"
+        n=$((n + 1))
     done
-    for ((i = 0; i < NUM_OSDS; i++)); do
-        launch "osd.$i" ceph-osd -f -c "$CONF" -i "$i"
+    for i in $OSD_IDS; do
+        launch "osd.$i" "${wrap[@]}" "$osd_bin" -f -c "$CONF" -i "$i"
     done
 
     wait_osds_up "$timeout"
@@ -436,11 +465,13 @@ export CEPH_MON_PORT=$MON_PORT
 export OSDHIST_CLUSTER_DIR=$DIR
 export OSDHIST_NUM_OSDS=$NUM_OSDS
 export OSDHIST_STORE=$STORE
+export OSD_IDS="$OSD_IDS"
+export OSDHIST_OSD_BIN=$osd_bin
 EOF
 
     wait_clean "$timeout"
     START_OK=1
-    echo "$PROG: cluster up in $(elapsed "$t0")s: $NUM_OSDS $STORE OSD(s), pool $POOL ($PG_NUM PGs), mon v2:127.0.0.1:$MON_PORT, dir $DIR"
+    echo "$PROG: cluster up in $(elapsed "$t0")s: $NUM_OSDS $STORE OSD(s) (ids $OSD_IDS), pool $POOL ($PG_NUM PGs), mon v2:127.0.0.1:$MON_PORT, dir $DIR"
 }
 
 # TERM the given pids (only ours), wait up to 10 s, then KILL.

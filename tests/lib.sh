@@ -25,6 +25,11 @@
 # perf_counter ID SECTION COUNTER   one counter, e.g. perf_counter 0 osd op_w
 #                      (latency counters print as compact JSON objects).
 # osd_pid ID           pid of osd.ID of the current cluster.
+# random_first_id [N]  a random OSD id ID in 100..899 such that ID .. ID+N-1
+#                      (N default 1) are used by no ceph-osd running on the
+#                      host: `cluster_up --first-id $(random_first_id)`
+#                      lets a test that cannot use osdhist -p tell its OSD
+#                      from other clusters' (filter with --osd ID).
 # lib_mktemp VAR [-d]  VAR=$(mktemp [-d]), removed again on exit.
 
 LIB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -154,4 +159,24 @@ perf_counter() { # ID SECTION COUNTER
 
 osd_pid() {
     "$CLUSTER_SH" osd-pid "$CLUSTER_DIR" "$1"
+}
+
+random_first_id() { # [N]
+    local n=${1:-1} used id i ok _
+    # ids of the ceph-osd processes running now (-i N, --id N, -n osd.N)
+    used=" $(ps -C ceph-osd -o args= | awk '{
+        for (i = 1; i < NF; i++)
+            if ($i == "-i" || $i == "--id") print $(i + 1)
+            else if ($i == "-n" || $i == "--name") { sub(/^osd\./, "", $(i + 1)); print $(i + 1) }
+    }' | tr '\n' ' ') "
+    for _ in $(seq 100); do
+        id=$((100 + RANDOM % (800 - n + 1)))
+        ok=1
+        for ((i = id; i < id + n; i++)); do
+            [[ $used == *" $i "* ]] && ok=0
+        done
+        [ $ok = 0 ] || { echo "$id"; return 0; }
+    done
+    echo "lib.sh: no free OSD id range found" >&2
+    return 1
 }

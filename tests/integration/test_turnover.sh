@@ -1,0 +1,195 @@
+#!/bin/bash
+# Turnover: one bluestore OSD restarted 10 times while a single osdhist (no
+# -p: it must find every new process by itself) runs.  Each new process is
+# traced from its first ops (K canary writes right after each restart are
+# counted exactly, against the new process's op_w), the state of each dead
+# process is reaped within two intervals, and osdhist's memory and map fill
+# stay flat across restarts.
+#
+# Other clusters run on this host and osdhist without -p traces them too, so
+# our OSD has a random id (filtered with --osd) and the host-wide health
+# counters are judged against what the host runs, or by the keys of our own
+# processes in osdhist's maps (read with bpftool).
+. "$(dirname "$0")/../lib.sh"
+
+RESTARTS=10
+K=50		# canary writes after each restart
+INTERVAL=1
+ID=$(random_first_id)
+cluster_up --store bluestore --first-id "$ID" || { fail "cluster starts"; finish; }
+OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
+
+TOUT=$CLUSTER_DIR/osdhist.json TERR=$CLUSTER_DIR/osdhist.err
+"$OSDHIST" --json --osd "$ID" "$INTERVAL" >"$TOUT" 2>"$TERR" &
+TPID=$!
+for _ in $(seq 100); do
+	grep -q "attached to ceph-osd" "$TERR" && break
+	sleep 0.1
+done
+grep -q "attached to ceph-osd" "$TERR" || { cat "$TERR"; fail "osdhist attached"; finish; }
+
+nhealth() { grep -c '"type":"health"' "$TOUT"; }
+
+# SIGUSR1 and wait for its health line: every op that ended before the call
+# is then in the output's first N lines; prints N.
+snap() {
+	local n; n=$(nhealth)
+	kill -USR1 "$TPID"
+	for _ in $(seq 200); do
+		[ "$(nhealth)" -gt "$n" ] && { wc -l <"$TOUT"; return 0; }
+		kill -0 "$TPID" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "no snapshot after SIGUSR1 (osdhist gone?)" >&2
+	return 1
+}
+
+# osdhist's count for osd.$ID, class CLASS ("" = all), phase total, in
+# output lines FROM+1 .. TO.
+oh_count() { # FROM TO CLASS
+	sed -n "$(($1 + 1)),$2p" "$TOUT" | jq -s --argjson osd "$ID" --arg c "$3" '
+		[.[] | select(.type == "hist" and .osd == $osd and .phase == "total"
+			and ($c == "" or .class == $c)) | .count] | add // 0'
+}
+
+# FIELD of the last health line within the output's first N lines.
+health_at() { # N FIELD
+	head -n "$1" "$TOUT" | grep '"type":"health"' | tail -n 1 | jq ".$2"
+}
+
+# K writes of small new objects from one client.  /usr/bin/python3: the
+# Debian python3-rados module is not on another python's path.
+canary() { # TAG
+	/usr/bin/python3 - "$CEPH_CONF" "$POOL" "$1" "$K" <<'EOF'
+import sys, rados
+conf, pool, tag, k = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+with rados.Rados(conffile=conf) as c, c.open_ioctx(pool) as io:
+    for i in range(k):
+        io.write_full("canary.%s.%d" % (tag, i), b"x")
+EOF
+}
+
+# The id of osdhist's own map NAME, through its fds (bpftool 7.1 here does
+# not show which process holds a map).
+oh_map_id() { # NAME
+	local f id
+	for f in /proc/"$TPID"/fdinfo/*; do
+		id=$(awk '/^map_id:/ {print $2}' "$f" 2>/dev/null)
+		[ -n "$id" ] || continue
+		[ "$(bpftool map show id "$id" -j | jq -r .name)" = "$1" ] && { echo "$id"; return 0; }
+	done
+	return 1
+}
+HISTS=$(oh_map_id hists) INFLIGHT=$(oh_map_id inflight)
+check "found osdhist's hists ($HISTS) and inflight ($INFLIGHT) maps" [ -n "$HISTS" -a -n "$INFLIGHT" ]
+
+# Keys in map ID whose tgid (first member of both key structs) is one of PIDS.
+keys_of() { # MAP_ID PID...
+	local pids; pids=$(printf '%s\n' "${@:2}" | jq -sc .)
+	bpftool map dump id "$1" -j | jq --argjson p "$pids" \
+		'[.[] | select(.formatted.key.tgid | IN($p[]))] | length'
+}
+
+# Alive as osdhist sees it: a zombie never runs an op again.
+alive() { # PID
+	local st
+	read -r st <"/proc/$1/stat" 2>/dev/null || return 1
+	[[ $st =~ \)\ ([A-Z]) ]] && [[ ${BASH_REMATCH[1]} != [ZX] ]]
+}
+
+# Two intervals after PID has died, how many keys of it osdhist's maps
+# still hold: "HISTS INFLIGHT" (both must be 0).
+watch_reap() { # PID
+	while alive "$1"; do sleep 0.02; done
+	sleep $((2 * INTERVAL))
+	echo "$(keys_of "$HISTS" "$1") $(keys_of "$INFLIGHT" "$1")"
+}
+
+# Live ceph-osd processes on the host, as osdhist counts them.
+live_osds() { ps -C ceph-osd -o pid=,stat= | awk '$2 !~ /^[ZX]/ {print $1}' | sort -n | xargs; }
+
+# The health line's "osds" equals the ceph-osd processes running on the
+# host (1 if no other cluster runs): the dead process was forgotten.  The
+# host's set must not change for one rescan period before the snapshot and
+# until after it; other clusters may restart OSDs, so try again if it did.
+check_osds() { # MSG
+	local a b c l
+	for _ in $(seq 10); do
+		a=$(live_osds); sleep 1.2; b=$(live_osds)
+		[ "$a" = "$b" ] || continue
+		l=$(snap) || break
+		c=$(live_osds)
+		[ "$b" = "$c" ] || continue
+		check_eq "$1: health osds = ceph-osd processes on the host ($c)" \
+			"$(health_at "$l" osds)" "$(wc -w <<<"$c")"
+		return
+	done
+	fail "$1: the host's ceph-osd processes never stood still for the osds check"
+}
+
+l_first=$(snap) || { fail "first snapshot"; finish; }
+ewe0=$(health_at "$l_first" end_without_entry) if0=$(health_at "$l_first" insert_failed)
+reaped0=$(health_at "$l_first" reaped_dead_proc)
+declare -a RSS HKEYS INFL OURS
+pids=("$(osd_pid "$ID")")
+total=0
+for r in $(seq "$RESTARTS"); do
+	old=$(osd_pid "$ID")
+	watch_reap "$old" >"$CLUSTER_DIR/reap.$r" &
+	wpid=$!
+	if ! "$CLUSTER_SH" restart-osd "$CLUSTER_DIR" "$ID" >/dev/null; then
+		fail "restart $r of osd.$ID"
+		finish
+	fi
+	new=$(osd_pid "$ID")
+	pids+=("$new")
+	# perf counters start at 0 in the new process: read its own socket
+	w0=$(perf_counter "$ID" osd op_w)
+	l0=$(snap) || { fail "restart $r: snapshot"; finish; }
+	canary "r$r" || fail "restart $r: canary writes"
+	w1=$(perf_counter "$ID" osd op_w)
+	l1=$(snap) || { fail "restart $r: snapshot"; finish; }
+	total=$((total + K))
+
+	got=$(oh_count "$l0" "$l1" write) all=$(oh_count "$l0" "$l1" "")
+	check_eq "restart $r (pid $old -> $new): the canaries are the new process's first writes (op_w before)" "$w0" 0
+	check_eq "restart $r: op_w delta = $K canaries" "$((w1 - w0))" "$K"
+	check_eq "restart $r: osdhist writes of osd.$ID = op_w delta" "$got" "$((w1 - w0))"
+	check_eq "restart $r: osdhist sees nothing else on osd.$ID" "$all" "$got"
+
+	wait "$wpid"
+	check_eq "restart $r: 2 intervals after pid $old died, its keys in hists/inflight" \
+		"$(cat "$CLUSTER_DIR/reap.$r")" "0 0"
+	check_osds "restart $r"
+
+	l=$(wc -l <"$TOUT")
+	RSS[r]=$(awk '/^VmRSS:/ {print $2}' "/proc/$TPID/status")
+	HKEYS[r]=$(health_at "$l" hist_keys) INFL[r]=$(health_at "$l" inflight)
+	OURS[r]=$(keys_of "$HISTS" "${pids[@]}")
+	echo "# restart $r: osdhist VmRSS ${RSS[r]} kB, health hist_keys ${HKEYS[r]} inflight ${INFL[r]}," \
+		"reaped_dead_proc $(health_at "$l" reaped_dead_proc), losses $(health_at "$l" losses);" \
+		"hists keys of osd.$ID's processes ${OURS[r]}"
+done
+
+check "osdhist VmRSS grew less than 1 MiB from restart 2 to $RESTARTS (${RSS[2]} -> ${RSS[RESTARTS]} kB)" \
+	[ $((RSS[RESTARTS] - RSS[2])) -lt 1024 ]
+flat=1
+for r in $(seq 2 "$RESTARTS"); do [ "${OURS[r]}" = "${OURS[2]}" ] || flat=0; done
+check "hists keys of osd.$ID's processes (current and dead) flat from restart 2 to $RESTARTS (${OURS[*]:2})" \
+	[ "$flat" = 1 -a "${OURS[2]}" -gt 0 ]
+check "no inflight entry of osd.$ID's processes left" [ "$(keys_of "$INFLIGHT" "${pids[@]}")" = 0 ]
+echo "# host-wide health hist_keys after each restart: ${HKEYS[*]}; inflight: ${INFL[*]}"
+
+kill -INT "$TPID"
+wait "$TPID"
+check_eq "osdhist exits 0 on SIGINT" "$?" 0
+check_eq "osdhist's writes of osd.$ID over the whole run = $RESTARTS x $K" "$(oh_count 0 "$(wc -l <"$TOUT")" write)" "$total"
+last=$(wc -l <"$TOUT")
+echo "# health at the end: $(tail -n 1 "$TOUT")"
+echo "# reaped_dead_proc: $reaped0 at the first snapshot, $(health_at "$last" reaped_dead_proc) at the end"
+# Ops of other clusters in flight when osdhist attached may count once, in
+# the first snapshot; nothing may be added after it.
+check_eq "end_without_entry unchanged since the first snapshot ($ewe0)" "$(health_at "$last" end_without_entry)" "$ewe0"
+check_eq "insert_failed unchanged since the first snapshot ($if0)" "$(health_at "$last" insert_failed)" "$if0"
+check "osd.$ID survived" kill -0 "$(osd_pid "$ID")"
+finish

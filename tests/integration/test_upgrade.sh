@@ -1,0 +1,159 @@
+#!/bin/bash
+# Upgrade: the OSD's ceph-osd file is replaced by a new one (new inode, as
+# dpkg does: write a temp file, rename it over the old) and the OSD is
+# restarted.  osdhist (no -p) must attach to the new binary and let go of the
+# old one within about two intervals, and count the ops after the upgrade
+# exactly.
+. "$(dirname "$0")/../lib.sh"
+
+K=50		# canary writes before and after the upgrade
+INTERVAL=1
+# Our own copy of ceph-osd, outside the cluster dir (cluster.sh wants that
+# empty at start).
+lib_mktemp BINDIR -d
+BIN=$BINDIR/ceph-osd
+cp /usr/bin/ceph-osd "$BIN"
+ID=$(random_first_id)
+cluster_up --store bluestore --first-id "$ID" --osd-bin "$BIN" || { fail "cluster starts"; finish; }
+OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
+
+inode() { stat -L -c %i "$1"; }
+now() { date +%s.%N; }
+OLDPID=$(osd_pid "$ID") INO_OLD=$(inode "$BIN")
+check_eq "osd.$ID runs our copy of ceph-osd" "$(inode "/proc/$OLDPID/exe")" "$INO_OLD"
+
+TOUT=$CLUSTER_DIR/osdhist.json TERR=$CLUSTER_DIR/osdhist.err
+"$OSDHIST" --json --osd "$ID" "$INTERVAL" >"$TOUT" 2>"$TERR" &
+TPID=$!
+attached() { grep -q "attached to ceph-osd $BIN (build-id [0-9a-f]*, inode $1) " "$TERR"; }
+released() { grep -q "released ceph-osd $BIN (build-id [0-9a-f]*, inode $1): no process runs it any more" "$TERR"; }
+for _ in $(seq 100); do attached "$INO_OLD" && break; sleep 0.1; done
+attached "$INO_OLD" || { cat "$TERR"; fail "osdhist attached to $BIN"; finish; }
+
+nhealth() { grep -c '"type":"health"' "$TOUT"; }
+# SIGUSR1 and wait for its health line: every op that ended before the call
+# is then in the output's first N lines; prints N.
+snap() {
+	local n; n=$(nhealth)
+	kill -USR1 "$TPID"
+	for _ in $(seq 200); do
+		[ "$(nhealth)" -gt "$n" ] && { wc -l <"$TOUT"; return 0; }
+		kill -0 "$TPID" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "no snapshot after SIGUSR1 (osdhist gone?)" >&2
+	return 1
+}
+# osdhist's count for osd.$ID, class CLASS ("" = all), phase total, in
+# output lines FROM+1 .. TO.
+oh_count() { # FROM TO CLASS
+	sed -n "$(($1 + 1)),$2p" "$TOUT" | jq -s --argjson osd "$ID" --arg c "$3" '
+		[.[] | select(.type == "hist" and .osd == $osd and .phase == "total"
+			and ($c == "" or .class == $c)) | .count] | add // 0'
+}
+# K writes of small new objects.  /usr/bin/python3: the Debian python3-rados
+# module is not on another python's path.
+canary() { # TAG
+	/usr/bin/python3 - "$CEPH_CONF" "$POOL" "$1" "$K" <<'EOF'
+import sys, rados
+conf, pool, tag, k = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+with rados.Rados(conffile=conf) as c, c.open_ioctx(pool) as io:
+    for i in range(k):
+        io.write_full("canary.%s.%d" % (tag, i), b"x")
+EOF
+}
+# canary TAG between two snapshots: osdhist's writes = op_w delta = K.
+check_canary() { # TAG
+	local w0 w1 l0 l1 got all
+	w0=$(perf_counter "$ID" osd op_w)
+	l0=$(snap) || { fail "$1: snapshot"; return; }
+	canary "$1" || fail "$1: canary writes"
+	w1=$(perf_counter "$ID" osd op_w)
+	l1=$(snap) || { fail "$1: snapshot"; return; }
+	got=$(oh_count "$l0" "$l1" write) all=$(oh_count "$l0" "$l1" "")
+	check_eq "$1: op_w delta = $K canaries" "$((w1 - w0))" "$K"
+	check_eq "$1: osdhist writes of osd.$ID = op_w delta" "$got" "$((w1 - w0))"
+	check_eq "$1: osdhist sees nothing else on osd.$ID" "$all" "$got"
+}
+# The inode of each of osdhist's uprobes (bpftool perf), one per line.  The
+# kernel keeps the path osdhist attached through (/proc/self/fd/N or
+# /proc/PID/exe), so resolve it as osdhist would; "unresolved" if it can't be.
+uprobe_inodes() {
+	bpftool perf -j | jq -r --argjson p "$TPID" \
+		'.[] | select(.pid == $p and .fd_type == "uprobe") | .filename' |
+	while read -r f; do
+		stat -L -c %i "${f/#\/proc\/self\//\/proc\/$TPID\/}" 2>/dev/null || echo unresolved
+	done
+}
+uprobes_on() { uprobe_inodes | grep -cx "$1"; } # INO
+# osdhist's open fds on inode INO
+fds_on() { # INO
+	local f n=0
+	for f in /proc/"$TPID"/fd/*; do
+		[ "$(stat -L -c %i "$f" 2>/dev/null)" = "$1" ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+check_canary "before the upgrade"
+NPROBES=$(uprobes_on "$INO_OLD")
+check "bpftool perf: osdhist has uprobes on the old binary (inode $INO_OLD: $NPROBES)" [ "$NPROBES" -gt 0 ]
+
+# The upgrade: a new file renamed over the old one.
+cp /usr/bin/ceph-osd "$BINDIR/.ceph-osd.new"
+mv -f "$BINDIR/.ceph-osd.new" "$BIN"
+INO_NEW=$(inode "$BIN")
+check "the upgrade made a new inode ($INO_OLD -> $INO_NEW)" [ "$INO_NEW" != "$INO_OLD" ]
+
+# While the OSD restarts, note when the old process dies, when the new one
+# runs the new binary, and when osdhist says it attached and released.
+# Alive as osdhist sees it: a zombie never runs an op again.
+alive() { # PID
+	local st
+	read -r st <"/proc/$1/stat" 2>/dev/null || return 1
+	[[ $st =~ \)\ ([A-Z]) ]] && [[ ${BASH_REMATCH[1]} != [ZX] ]]
+}
+watch() {
+	local t_dead="" t_new="" t_att="" t_rel="" pid
+	for _ in $(seq 1200); do
+		[ -n "$t_dead" ] || alive "$OLDPID" || t_dead=$(now)
+		pid=$(awk -v n="osd.$ID" '$1 == n {print $2}' "$CLUSTER_DIR/pids")
+		[ -n "$t_new" ] || [ "$(inode "/proc/$pid/exe" 2>/dev/null)" != "$INO_NEW" ] || t_new=$(now)
+		[ -n "$t_att" ] || ! attached "$INO_NEW" || t_att=$(now)
+		[ -n "$t_rel" ] || ! released "$INO_OLD" || t_rel=$(now)
+		[ -n "$t_dead" ] && [ -n "$t_new" ] && [ -n "$t_att" ] && [ -n "$t_rel" ] && break
+		sleep 0.05
+	done
+	echo "${t_dead:-none} ${t_new:-none} ${t_att:-none} ${t_rel:-none}"
+}
+watch >"$CLUSTER_DIR/watch" &
+WPID=$!
+check "restart-osd after the upgrade" "$CLUSTER_SH" restart-osd "$CLUSTER_DIR" "$ID"
+NEWPID=$(osd_pid "$ID")
+check_eq "the new osd.$ID process (pid $NEWPID) runs the new inode" "$(inode "/proc/$NEWPID/exe")" "$INO_NEW"
+wait "$WPID"
+read -r t_dead t_new t_att t_rel <"$CLUSTER_DIR/watch"
+echo "# old pid dead at $t_dead, new binary running at $t_new, attached at $t_att, released at $t_rel"
+# within two intervals, plus a little for the scheduling of this watcher
+soon() { [ "$1" != none ] && [ "$2" != none ] && awk -v a="$1" -v b="$2" 'BEGIN { exit !(b - a <= 2.5) }'; }
+check "osdhist attached to the new inode $INO_NEW within 2 intervals of the OSD running it" soon "$t_new" "$t_att"
+check "osdhist released the old inode $INO_OLD within 2 intervals of its last process dying" soon "$t_dead" "$t_rel"
+sed 's/^/    | /' "$TERR"
+
+check_eq "the canaries after the upgrade are the new process's first writes (op_w)" \
+	"$(perf_counter "$ID" osd op_w)" 0
+check_canary "after the upgrade"
+
+check_eq "bpftool perf: no uprobe of osdhist left on the old binary (inode $INO_OLD)" "$(uprobes_on "$INO_OLD")" 0
+check_eq "bpftool perf: the same uprobes on the new binary (inode $INO_NEW)" "$(uprobes_on "$INO_NEW")" "$NPROBES"
+# An open fd would keep the replaced file's blocks allocated forever.
+check_eq "osdhist holds no fd on the old inode" "$(fds_on "$INO_OLD")" 0
+
+kill -INT "$TPID"
+wait "$TPID"
+check_eq "osdhist exits 0 on SIGINT" "$?" 0
+check_eq "osdhist's writes of osd.$ID over the whole run = 2 x $K" \
+	"$(oh_count 0 "$(wc -l <"$TOUT")" write)" $((2 * K))
+echo "# health at the end: $(tail -n 1 "$TOUT")"
+check "osd.$ID survived" kill -0 "$NEWPID"
+finish
