@@ -1,0 +1,180 @@
+#!/bin/bash
+# The command line: every kind of bad input or unusable environment gets one
+# line on stderr naming the cause and a non-zero exit (2 for bad usage, 1 for
+# everything else), never a crash; --help covers every option README lists;
+# started before any OSD of ours, osdhist waits, then attaches when the OSD
+# starts and counts from its first op.
+. "$(dirname "$0")/../lib.sh"
+
+OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
+lib_mktemp WORK -d
+
+# expect_error NAME RC PATTERN CMD...: CMD exits with RC (a crash would be
+# >= 128, a hang 124), prints nothing on stdout and exactly one line on
+# stderr, which matches the extended regex PATTERN (case-insensitive).
+expect_error() {
+	local name=$1 want=$2 pat=$3 rc lines; shift 3
+	timeout -k 5 30 "$@" >"$WORK/out" 2>"$WORK/err"
+	rc=$?
+	lines=$(wc -l <"$WORK/err")
+	echo "# $name: rc $rc, stderr: $(head -c 300 "$WORK/err")"
+	check_eq "$name: exit code" "$rc" "$want"
+	check_eq "$name: exactly one line on stderr" "$lines" 1
+	check "$name: the line names the cause (/$pat/)" grep -qiE -- "$pat" "$WORK/err"
+	check "$name: nothing on stdout" test ! -s "$WORK/out"
+}
+
+# --- bad usage: exit 2
+expect_error "unknown option" 2 "'--no-such-option'" "$OSDHIST" --no-such-option
+expect_error "non-numeric interval" 2 "interval.*'abc'" "$OSDHIST" abc
+expect_error "zero interval" 2 "interval.*'0'" "$OSDHIST" 0
+# argp takes "-5" for an option; after "--" it reaches the COUNT parser.
+expect_error "negative count" 2 "count '-5'|option '-5'" "$OSDHIST" 1 -5
+expect_error "negative count after --" 2 "count.*'-5'" "$OSDHIST" -- 1 -5
+
+# --- -p of a pid that does not exist: a child that has exited and been reaped
+true & gone=$!
+wait $gone
+[ ! -e "/proc/$gone" ] || fail "pid $gone was reused at once"
+expect_error "-p of a missing pid" 1 "$gone" "$OSDHIST" -p "$gone" 1 1
+
+# --- -p of a process that is not ceph-osd
+sleep 60 & SLEEP_PID=$!
+expect_error "-p of a non-ceph-osd process" 1 "$SLEEP_PID.*ceph-osd" \
+	"$OSDHIST" -p "$SLEEP_PID" 1 1
+kill $SLEEP_PID; wait $SLEEP_PID 2>/dev/null
+
+# --- -p of a process named ceph-osd whose binary has none of the probed symbols
+mkdir "$WORK/x"
+cp /bin/sleep "$WORK/x/ceph-osd"
+"$WORK/x/ceph-osd" 60 & FAKE_PID=$!
+for _ in $(seq 50); do	# until the exec is done
+	[ "$(cat /proc/$FAKE_PID/comm 2>/dev/null)" = ceph-osd ] && break
+	sleep 0.05
+done
+bid=$(readelf -n "$WORK/x/ceph-osd" | awk '/Build ID:/ {print $3}')
+check "the fake ceph-osd has a build-id ($bid)" test -n "$bid"
+expect_error "-p of a ceph-osd without the symbols" 1 \
+	"(enqueue_op|log_op_stats|unregister_inflight_op).*" "$OSDHIST" -p "$FAKE_PID" 1 1
+check "... and the line names the binary's build-id" grep -qF -- "$bid" "$WORK/err"
+kill $FAKE_PID; wait $FAKE_PID 2>/dev/null
+
+# --- missing privileges: root without the capabilities BPF and uprobes need
+DROP=cap_bpf,cap_perfmon,cap_sys_admin,cap_sys_ptrace
+# shellcheck disable=SC2016  # awk's $2, in the inner shell
+capeff=$(capsh --drop=$DROP -- -c 'awk "/^CapEff:/ {print \$2}" /proc/self/status')
+# bits: CAP_SYS_ADMIN 21, CAP_PERFMON 38, CAP_BPF 39
+check "capsh really drops CAP_SYS_ADMIN, CAP_PERFMON, CAP_BPF (CapEff $capeff)" \
+	test -n "$capeff" -a $((0x${capeff:-0} & (1 << 21 | 1 << 38 | 1 << 39))) = 0
+check "... so the bpf() syscall is refused" \
+	bash -c "capsh --drop=$DROP -- -c 'bpftool prog show' 2>&1 | grep -q 'Operation not permitted'"
+# shellcheck disable=SC2016  # $0 is for the inner shell
+expect_error "no privileges" 1 "root.*CAP_BPF|CAP_BPF.*root" \
+	capsh --drop=$DROP -- -c 'exec "$0" 1 1' "$OSDHIST"
+
+# --- a kernel without uprobes, simulated: the uprobe PMU hidden in a private
+# mount namespace (unshare makes mounts private: nothing leaks out)
+# shellcheck disable=SC2016
+expect_error "no uprobes in the kernel" 1 "uprobe" \
+	unshare -m sh -c 'mount -t tmpfs none /sys/bus/event_source/devices && exec "$0" 1 1' "$OSDHIST"
+check "the real uprobe PMU is still visible outside" test -e /sys/bus/event_source/devices/uprobe/type
+
+# --- --help: exit 0 and every option of README's usage block
+"$OSDHIST" --help >"$WORK/help" 2>"$WORK/err"
+check_eq "--help exits 0" "$?" 0
+check "--help prints nothing on stderr" test ! -s "$WORK/err"
+# the fenced block after "## Usage", option lines only
+awk '/^## Usage/ {u = 1; next} u && /^```/ {if (f++) exit; next} f' "$LIB_ROOT/README.md" \
+	| grep -E '^ +-' >"$WORK/usage"
+check "README's usage block lists options ($(wc -l <"$WORK/usage"))" \
+	test "$(wc -l <"$WORK/usage")" -ge 5
+missing=""
+while read -r line; do
+	for opt in $(grep -oE -- '(^| )-[a-zA-Z],|--[a-z][a-z-]*' <<<"$line" | tr -d ' ,'); do
+		grep -qE -- "(^|[ ,])$opt([ ,=]|$)" "$WORK/help" || missing+=" $opt"
+	done
+done <"$WORK/usage"
+check_eq "--help mentions every option of README's usage block" "${missing:-none missing}" "none missing"
+
+# --- no ceph-osd in sight (a private pid namespace with its own /proc): it
+# says once that it waits, and prints its snapshots all the same
+timeout -k 5 30 unshare -pf --mount-proc "$OSDHIST" 0.2 2 >"$WORK/out" 2>"$WORK/err"
+check_eq "no OSD at all: exits 0 after COUNT snapshots" "$?" 0
+check_eq "no OSD at all: one line on stderr" "$(wc -l <"$WORK/err")" 1
+check "no OSD at all: it says it is waiting ($(cat "$WORK/err"))" grep -q "waiting" "$WORK/err"
+check_eq "no OSD at all: 2 snapshots" "$(grep -cE '^(!! )?health:' "$WORK/out")" 2
+
+# --- started before the OSD: waits, attaches when it starts, counts exactly.
+# Other clusters on this host run their own ceph-osd (with an osd.0 too): our
+# OSD gets an id of its own and osdhist shows only that one (--osd); it runs
+# a copy of ceph-osd, so osdhist attaches to that file when our OSD starts,
+# even if it already traces the others.
+ID=$(random_first_id) || { fail "no free OSD id"; finish; }
+mkdir "$WORK/bin"
+cp "$(command -v ceph-osd)" "$WORK/bin/ceph-osd"
+foreign=$(pgrep -x ceph-osd | wc -l)
+"$OSDHIST" --json --osd "$ID" 3600 >"$WORK/tout" 2>"$WORK/terr" &
+TPID=$!
+for _ in $(seq 100); do	# its first scan said something: waiting, or attached
+	[ -s "$WORK/terr" ] && break
+	sleep 0.1
+done
+foreign=$((foreign + $(pgrep -x ceph-osd | wc -l)))
+echo "# before our cluster: $(cat "$WORK/terr")"
+if [ "$foreign" = 0 ]; then
+	check "no OSD running: osdhist says it is waiting" grep -q "waiting" "$WORK/terr"
+else
+	echo "# foreign ceph-osd processes running: osdhist does not wait, not checked"
+fi
+# health lines in the output so far
+nhealth() { grep -c '"type":"health"' "$WORK/tout"; }
+snapshot_now() {	# SIGUSR1, then wait for its health line
+	local n; n=$(nhealth)
+	kill -USR1 $TPID
+	for _ in $(seq 50); do
+		[ "$(nhealth)" -gt "$n" ] && return 0
+		sleep 0.1
+	done
+	fail "no snapshot after SIGUSR1"
+}
+snapshot_now
+check_eq "before our cluster: nothing for osd.$ID" \
+	"$(grep -c '"type":"hist"' "$WORK/tout")" 0
+
+check "before our cluster: not attached to our binary" \
+	test -z "$(grep -F "$WORK/bin/ceph-osd" "$WORK/terr")"
+cluster_up --osds 1 --first-id "$ID" --osd-bin "$WORK/bin/ceph-osd" || { fail "cluster start"; finish; }
+for _ in $(seq 100); do
+	grep -qF "attached to ceph-osd $WORK/bin/ceph-osd" "$WORK/terr" && break
+	sleep 0.1
+done
+check "osdhist attached to our ceph-osd" grep -qF "attached to ceph-osd $WORK/bin/ceph-osd" "$WORK/terr"
+check "osdhist is still running" kill -0 $TPID
+
+# A small mixed workload: writes, reads, an rw op (lock get), an error.
+echo hello >"$WORK/obj"
+for i in 1 2 3; do rados -p "$POOL" put "obj$i" "$WORK/obj"; done
+rados -p "$POOL" stat obj1 >/dev/null
+rados -p "$POOL" get obj2 "$WORK/got"
+rados -p "$POOL" lock get obj3 mylock
+rados -p "$POOL" bench 2 write -b 4096 -t 4 --no-cleanup >/dev/null
+rados -p "$POOL" bench 2 seq -t 4 >/dev/null
+rados -p "$POOL" stat missing 2>/dev/null
+after=$(perf_dump "$ID")
+kill -INT $TPID
+wait $TPID
+check_eq "osdhist exits 0 on SIGINT" "$?" 0
+echo "# stderr: $(cat "$WORK/terr")"
+
+# The OSD started after osdhist: its perf counters since start are all ours.
+oh_count() { jq -s "[.[] | select(.type==\"hist\" and .osd==$ID and .class==\"$1\" and .phase==\"total\") | .count] | add // 0" "$WORK/tout"; }
+for c in r w rw; do
+	case $c in r) cls="read" ;; w) cls="write" ;; rw) cls=rw ;; esac
+	want=$(jq ".osd.op_$c" <<<"$after")
+	check_eq "osd.$ID: osdhist $cls = op_$c since the OSD started ($want)" "$(oh_count "$cls")" "$want"
+done
+check "the workload was counted (op_w $(jq .osd.op_w <<<"$after") > 3, op_r, op_rw >= 1)" \
+	jq -e '.osd.op_w > 3 and .osd.op_r > 1 and .osd.op_rw >= 1' <<<"$after"
+check_eq "only osd.$ID is shown (--osd)" \
+	"$(jq -s "[.[] | select(.type==\"hist\" and .osd!=$ID)] | length" "$WORK/tout")" 0
+finish
