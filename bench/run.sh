@@ -1,0 +1,278 @@
+#!/bin/bash
+# bench/run.sh (make bench): what does osdhist cost my OSD?
+#
+# A throwaway cluster (1 memstore OSD), then `rados bench -b 4096 -t 16`
+# 4 KiB writes and random reads in alternating rounds, each round running
+# every variant once, in an order rotated from round to round so that drift
+# (memstore filling, other load on the host) spreads over all of them:
+#
+#   none       no tracer
+#   osdhist    ./osdhist -p OSDPID 1 > /dev/null
+#   osdhist+   osdhist with every option that adds probes (--phases -P)
+#   bpftrace   bench/peer.bt, the start/end script one would write by hand
+#
+# Per variant: client IOPS (mean, stddev over rounds), IOPS loss vs none,
+# the OSD's own CPU time per client op (less sensitive to other load on the
+# host than IOPS: it includes the uprobe traps and the BPF programs),
+# BPF run time and program runs per client op (BPF run-time statistics),
+# the tracer's CPU use, RSS and map memory; then the map memory osdhist
+# would need on a 64-CPU host, and PASS/MISS against the targets.
+# A table on stdout, the same figures in bench/results/bench-*.json.
+#
+# Usage: bench/run.sh [--round-secs N] [--rounds N] [--smoke] [--results DIR]
+#   --smoke   2 s rounds, 1 round, no warm-up (for tests/integration)
+# Env: OSDHIST (default ./osdhist), BPFTRACE (default bpftrace).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+ROUND_SECS=10 ROUNDS=3 WARMUP=1 MODE=full
+RESULTS=$ROOT/bench/results
+OSDHIST=${OSDHIST:-$ROOT/osdhist}
+BPFTRACE=${BPFTRACE:-bpftrace}
+
+usage() { sed -n '/^# Usage:/,/^# Env:/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+die() { echo "bench: $*" >&2; exit 1; }
+note() { echo "bench: $*" >&2; NOTES+=("$*"); }
+NOTES=()
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--round-secs) ROUND_SECS=${2:?}; shift 2 ;;
+	--rounds) ROUNDS=${2:?}; shift 2 ;;
+	--smoke) ROUND_SECS=2 ROUNDS=1 WARMUP=0 MODE=smoke; shift ;;
+	--results) RESULTS=${2:?}; shift 2 ;;
+	-h|--help) usage ;;
+	*) usage ;;
+	esac
+done
+[[ $ROUND_SECS =~ ^[1-9][0-9]*$ ]] || die "--round-secs must be a positive integer"
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "--rounds must be a positive integer"
+[ "$(id -u)" = 0 ] || die "needs root (BPF, uprobes, bpf_stats): run 'sudo make bench'"
+for t in "$OSDHIST" "$BPFTRACE" bpftool jq python3 rados ceph cc; do
+	command -v "$t" >/dev/null || die "$t not found (make deps installs everything)"
+done
+
+WORK=$(mktemp -d /tmp/osdhist-bench.XXXXXX)
+TPID="" STATS_PID=""
+cleanup() {
+	tracer_stop || true
+	[ -z "$STATS_PID" ] || { kill "$STATS_PID" 2>/dev/null; wait "$STATS_PID" 2>/dev/null; } || true
+	[ ! -d "$WORK/cluster" ] || scripts/cluster.sh stop "$WORK/cluster" >/dev/null 2>&1 ||
+		echo "bench: stopping the cluster in $WORK/cluster failed" >&2
+	rm -rf -- "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- variants ---------------------------------------------------------------
+VARIANTS=(none osdhist osdhist+ bpftrace)
+# every option that adds probes; --phases may not exist yet in this build
+if "$OSDHIST" --help 2>/dev/null | grep -q -- '--phases'; then
+	ALL_ARGS=(--phases -P)
+else
+	ALL_ARGS=(-P)
+	note "osdhist has no --phases option yet: variant osdhist+ runs with -P only (the phases variant is missing)"
+fi
+
+# --- the cluster ------------------------------------------------------------
+# The OSD runs a private copy of ceph-osd (another inode): uprobes are per
+# inode, so osdhists and bpftraces of other users of this host attached to
+# /usr/bin/ceph-osd do not trap our OSD, and the peer's probes (bpftrace -p
+# does not filter uprobes) hit our OSD only.
+mkdir -p "$WORK/bin"
+cp /usr/bin/ceph-osd "$WORK/bin/ceph-osd"
+PATH=$WORK/bin:$PATH scripts/cluster.sh start "$WORK/cluster" --osds 1 --store memstore >&2 ||
+	die "cluster start failed"
+# shellcheck disable=SC1091
+. "$WORK/cluster/env"
+OSDPID=$(scripts/cluster.sh osd-pid "$WORK/cluster" 0)
+ASOK=$WORK/cluster/run/ceph-osd.0.asok
+sed "s|/usr/bin/ceph-osd|$WORK/bin/ceph-osd|" bench/peer.bt >"$WORK/peer.bt"
+
+cc -Wall -Imaps -o "$WORK/mapsizes" bench/mapsizes.c || die "cannot build bench/mapsizes.c"
+"$WORK/mapsizes" >"$WORK/mapsizes.json"
+
+# --- measuring --------------------------------------------------------------
+# BPF run time and run counts: on for as long as bench/bpf_stats.py holds
+# its BPF_ENABLE_STATS fd (the kernel.bpf_stats_enabled switch, but per
+# holder: nothing to restore afterwards, even if this script is killed, and
+# another bench on the host cannot switch ours off).
+python3 bench/bpf_stats.py >"$WORK/stats.out" &
+STATS_PID=$!
+for _ in $(seq 50); do
+	grep -q on "$WORK/stats.out" && break
+	kill -0 "$STATS_PID" 2>/dev/null || die "cannot enable BPF run-time statistics"
+	sleep 0.1
+done
+
+osd_ops() { timeout 30 ceph --admin-daemon "$ASOK" perf dump | jq '.osd.op'; }
+
+# ids of the BPF programs or maps (KIND prog|map) held open by PID: this
+# bpftool (7.1, Debian) lists no "pids", the process's fdinfo does.
+bpf_ids() { # KIND PID
+	grep -h "^$1_id:" /proc/"$2"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un | jq -sc .
+}
+
+# One JSON sample of everything a window needs, for tracer TPID (may be empty).
+sample() {
+	local now ops stats='{}' stat rss=0 ticks=0 on osd_ticks
+	now=$(date +%s.%N)
+	ops=$(osd_ops)
+	osd_ticks=$(sed 's/.*) //' "/proc/$OSDPID/stat" | awk '{print $12 + $13}')
+	on=$(kill -0 "$STATS_PID" 2>/dev/null && echo 1 || echo 0)
+	if [ -n "$TPID" ]; then
+		# utime + stime, fields 14 and 15 (after the "(comm)" field)
+		stat=$(sed 's/.*) //' "/proc/$TPID/stat")
+		ticks=$(awk '{print $12 + $13}' <<<"$stat")
+		rss=$(awk '/^VmRSS:/{print $2}' "/proc/$TPID/status")
+		stats=$(jq -n --argjson p "$(bpftool prog show -j)" --argjson m "$(bpftool map show -j)" \
+			--argjson pi "$(bpf_ids prog "$TPID")" --argjson mi "$(bpf_ids map "$TPID")" '
+			($p | map(select(.id as $i | $pi | index($i)))) as $progs
+			| ($m | map(select(.id as $i | $mi | index($i)))) as $maps
+			| {run_ns: ($progs | map(.run_time_ns // 0) | add // 0),
+			   run_cnt: ($progs | map(.run_cnt // 0) | add // 0),
+			   nprogs: ($progs | length),
+			   progs: ($progs | map({key: (.name // "?"), value: [(.run_time_ns // 0), (.run_cnt // 0)]})
+				   | from_entries),
+			   memlock: ($maps | map(.bytes_memlock // 0) | add // 0),
+			   maps: ($maps | map({name, type, flags, bytes_key, bytes_value, max_entries, bytes_memlock}))}')
+	fi
+	jq -nc --argjson t "$now" --argjson ops "$ops" --argjson ticks "$ticks" \
+		--argjson rss "$rss" --argjson on "$on" --argjson s "$stats" \
+		--argjson osd_ticks "$osd_ticks" \
+		'{t: $t, ops: $ops, ticks: $ticks, osd_ticks: $osd_ticks, rss_kb: $rss, stats_on: $on} + $s'
+}
+
+uprobes_of() { # PID: uprobes attached by PID
+	bpftool perf list -j 2>/dev/null | jq --argjson p "$1" '[.[] | select(.pid == $p and .fd_type == "uprobe")] | length'
+}
+
+tracer_start() { # VARIANT
+	local marker want i
+	TPID=""
+	case $1 in
+	none) return 0 ;;
+	osdhist) "$OSDHIST" -p "$OSDPID" 1 >/dev/null 2>"$WORK/tracer.log" &
+		marker="attached to ceph-osd" want=3 ;;
+	osdhist+) "$OSDHIST" -p "$OSDPID" "${ALL_ARGS[@]}" 1 >/dev/null 2>"$WORK/tracer.log" &
+		marker="attached to ceph-osd" want=3 ;;
+	bpftrace) "$BPFTRACE" "$WORK/peer.bt" >"$WORK/tracer.log" 2>&1 &
+		marker="Attaching" want=2 ;;
+	esac
+	TPID=$!
+	for i in $(seq 300); do
+		if grep -q "$marker" "$WORK/tracer.log" && [ "$(uprobes_of "$TPID")" -ge $want ]; then
+			sleep 0.5	# let the last attach settle
+			return 0
+		fi
+		kill -0 "$TPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$WORK/tracer.log" >&2
+	die "variant $1: the tracer did not attach (pid $TPID)"
+}
+
+tracer_stop() {
+	local i
+	[ -n "$TPID" ] || return 0
+	kill -INT "$TPID" 2>/dev/null || true
+	for i in $(seq 100); do
+		kill -0 "$TPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$TPID" 2>/dev/null || true
+	wait "$TPID" 2>/dev/null || true
+	TPID=""
+}
+
+# rados bench WORKLOAD SECS [extra]: prints "made time_run"
+bench() {
+	local out
+	case $1 in
+	write) out=$(rados -p "$POOL" bench "$2" write -b 4096 -t 16 --no-cleanup "${@:3}") ;;
+	rand) out=$(rados -p "$POOL" bench "$2" rand -t 16) ;;	# reads whole 4 KiB objects
+	esac || die "rados bench $1 failed"
+	awk '/^Total (writes|reads) made:/{m=$4} /^Total time run:/{t=$4} END{print m, t}' <<<"$out"
+}
+
+# One measured window: VARIANT ROUND WORKLOAD; the tracer is running.
+window() {
+	local s0 s1 made trun load
+	s0=$(sample)
+	# writes overwrite the warm-up's objects (--reuse-bench): memstore keeps
+	# ~23 KiB of RAM per 4 KiB object, new objects every round would fill it
+	if [ "$3" = write ]; then read -r made trun < <(bench write "$ROUND_SECS" --reuse-bench)
+	else read -r made trun < <(bench rand "$ROUND_SECS"); fi
+	[ -n "$trun" ] || die "rados bench $3 failed (round $2, variant $1)"
+	s1=$(sample)
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	jq -nc --arg v "$1" --argjson r "$2" --arg w "$3" --argjson made "$made" \
+		--argjson trun "$trun" --argjson a "$s0" --argjson b "$s1" --argjson load "$load" '
+		{variant: $v, round: $r, workload: $w, made: $made, time_run: $trun,
+		 iops: ($made / $trun), ops: ($b.ops - $a.ops), wall: ($b.t - $a.t),
+		 ticks: ($b.ticks - $a.ticks), osd_ticks: ($b.osd_ticks - $a.osd_ticks), run_ns: (($b.run_ns // 0) - ($a.run_ns // 0)),
+		 run_cnt: (($b.run_cnt // 0) - ($a.run_cnt // 0)), nprogs: ($b.nprogs // 0),
+		 progs: (($b.progs // {}) | with_entries(.key as $k | .value = {
+			run_ns: (.value[0] - (($a.progs // {})[$k][0] // 0)),
+			run_cnt: (.value[1] - (($a.progs // {})[$k][1] // 0))})),
+		 rss_kb: $b.rss_kb, memlock: ($b.memlock // 0), maps: ($b.maps // []),
+		 stats_on: ($a.stats_on == 1 and $b.stats_on == 1), load1: $load}' >>"$WORK/windows.jsonl"
+	printf 'bench: round %s %-9s %-5s %8.0f IOPS  load %s\n' "$2" "$1" "$3" \
+		"$(jq -n "$made / $trun")" "$load" >&2
+	if [ "$(jq -s 'last | .stats_on' "$WORK/windows.jsonl")" != true ]; then
+		die "bench/bpf_stats.py exited during round $2 ($1 $3): no BPF run-time statistics"
+	fi
+}
+
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+START_DATE=$(date -Iseconds)
+: >"$WORK/windows.jsonl"
+if [ "$WARMUP" = 1 ]; then
+	echo "bench: warm-up: ${ROUND_SECS} s write (creates the objects), ${ROUND_SECS} s rand, no tracer" >&2
+	bench write "$ROUND_SECS" >/dev/null
+	bench rand "$ROUND_SECS" >/dev/null
+else
+	# rand and --reuse-bench need objects: a short untimed fill
+	bench write 2 >/dev/null
+fi
+
+for ((r = 1; r <= ROUNDS; r++)); do
+	for ((i = 0; i < ${#VARIANTS[@]}; i++)); do
+		v=${VARIANTS[$(((i + r - 1) % ${#VARIANTS[@]}))]}
+		tracer_start "$v"
+		window "$v" "$r" write
+		window "$v" "$r" rand
+		tracer_stop
+	done
+done
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# --- report -----------------------------------------------------------------
+mkdir -p "$RESULTS"
+OUT=$RESULTS/bench-$(date +%Y%m%d-%H%M%S).json
+foreign=$(($(pgrep -cx ceph-osd || true) - 1))
+printf '%s\n' "${NOTES[@]}" | jq -R . | jq -s . >"$WORK/notes.json"
+jq -n --arg mode "$MODE" --argjson secs "$ROUND_SECS" --argjson rounds "$ROUNDS" \
+	--argjson warmup "$WARMUP" --arg date "$START_DATE" --arg kernel "$(uname -r)" \
+	--argjson nproc "$(nproc)" --arg ncpus_possible "$(cat /sys/devices/system/cpu/possible)" \
+	--arg cpu "$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)" \
+	--arg mem "$(awk '/^MemTotal/{print $2 " kB"}' /proc/meminfo)" \
+	--arg ceph "$(ceph --version)" --arg bpftrace "$("$BPFTRACE" --version)" \
+	--arg osdhist "$("$OSDHIST" --version 2>&1 | head -1)" \
+	--arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo -dirty)" \
+	--arg load_start "$LOAD_START" --arg load_end "$LOAD_END" --argjson foreign "$foreign" \
+	--argjson all_args "$(printf '%s\n' "${ALL_ARGS[@]}" | jq -R . | jq -sc .)" \
+	--slurpfile notes "$WORK/notes.json" '
+	{mode: $mode, round_secs: $secs, rounds: $rounds, warmup: ($warmup == 1),
+	 variants: {none: "no tracer", osdhist: "osdhist -p OSDPID 1",
+	            "osdhist+": ("osdhist -p OSDPID " + ($all_args | join(" ")) + " 1"),
+	            bpftrace: "bpftrace bench/peer.bt"},
+	 workload: "rados bench -b 4096 -t 16: write --no-cleanup --reuse-bench, rand; 1 memstore OSD, private ceph-osd copy",
+	 machine: {date: $date, nproc: $nproc, cpus_possible: $ncpus_possible, cpu: $cpu,
+	           memory: $mem, kernel: $kernel, ceph: $ceph, bpftrace: $bpftrace,
+	           osdhist: $osdhist, commit: $commit, loadavg_start: $load_start,
+	           loadavg_end: $load_end, other_ceph_osds_at_end: $foreign},
+	 notes: ($notes[0] | map(select(. != "")))}' >"$WORK/meta.json"
+python3 bench/report.py "$WORK/meta.json" "$WORK/windows.jsonl" "$WORK/mapsizes.json" "$OUT"

@@ -1,0 +1,47 @@
+#!/bin/bash
+# bench/run.sh --smoke: the benchmark runs end to end (its own cluster, every
+# variant, one short round) and its JSON holds sane figures; the client-op
+# counts it divides by are exact against the OSD's own `op` counter, and
+# osdhist's default mode runs exactly 3 BPF programs per client op.
+. "$(dirname "$0")/../lib.sh"
+
+lib_mktemp RES -d
+OUT=$(mktemp)
+_LIB_TMPS+=("$OUT")
+if ! "$LIB_ROOT/bench/run.sh" --smoke --results "$RES" >"$OUT" 2>&1; then
+	tail -n 30 "$OUT" | sed 's/^/    /'
+	fail "bench/run.sh --smoke exited non-zero"
+	finish
+fi
+pass "bench/run.sh --smoke exits 0"
+J=$(ls "$RES"/bench-*.json 2>/dev/null | head -n 1)
+check "a results file bench-YYYYmmdd-HHMMSS.json was written" \
+	test -n "$J" -a "$(ls "$RES" | grep -cE '^bench-[0-9]{8}-[0-9]{6}\.json$')" = 1
+check "the table and the targets were printed" grep -q '^PASS\|^MISS' "$OUT"
+
+for v in none osdhist osdhist+ bpftrace; do
+	for w in write read; do
+		iops=$(jq --arg v "$v" --arg w "$w" '.summary[$v].workloads[$w].iops_mean // 0' "$J")
+		check "$v $w: iops ($iops) > 0" jq -e -n "$iops > 0"
+	done
+done
+
+hits=$(jq '.summary.osdhist.hits_per_op // 0' "$J")
+check "osdhist default: probe hits per client op ($hits) between 2.5 and 3.5" \
+	jq -e -n "$hits >= 2.5 and $hits <= 3.5"
+
+# Exact counts.  rados bench write --reuse-bench reads the bench metadata
+# object first and writes it at the end (2 ops more than "writes made");
+# rand reads it first (1 more).  Every op ends before the window's second
+# perf dump, so the default mode's 3 entry probes ran exactly 3 times per op.
+while read -r v w made ops cnt; do
+	extra=$([ "$w" = write ] && echo 2 || echo 1)
+	check_eq "$v $w: OSD op delta = rados bench ops made + $extra" "$ops" $((made + extra))
+	[ "$v" = osdhist ] &&
+		check_eq "osdhist $w: BPF program runs = 3 x client ops" "$cnt" $((3 * ops))
+done < <(jq -r '.windows[] | "\(.variant) \(.workload) \(.made) \(.ops) \(.run_cnt)"' "$J")
+check_eq "4 variants x 2 workloads measured" "$(jq '.windows | length' "$J")" 8
+check "map memory on a 64-CPU host computed" jq -e '.map_memory.host_64cpu.bytes > 0' "$J"
+check "the map model matches the kernel's figures on this host" \
+	jq -e '.map_memory.model_check == "exact"' "$J"
+finish
