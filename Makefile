@@ -8,7 +8,13 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
 CPPFLAGS += -Ibuild -Imaps -Iloader
 LDLIBS   += -lbpf -lelf -lz
+# '=' not ':=': expanded when used, after `deps` may have installed it
+MHD_FLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
+LDLIBS   += $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+UNITDIR  ?= $(PREFIX)/lib/systemd/system
+MANDIR   ?= $(PREFIX)/share/man
 OUT      := build
 
 LOADER_SRCS := $(wildcard loader/*.c)
@@ -16,7 +22,7 @@ LIB_SRCS    := $(filter-out loader/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps clean test unit-test integration-test demo bench
+.PHONY: all deps clean test unit-test integration-test demo bench install
 
 all: deps osdhist
 
@@ -37,7 +43,7 @@ $(OUT)/osdhist.skel.h: $(OUT)/osdhist.bpf.o
 	$(BPFTOOL) gen skeleton $< name osdhist_bpf > $@.tmp && mv $@.tmp $@
 
 $(OUT)/%.o: loader/%.c $(wildcard loader/*.h) maps/osdhist.h $(OUT)/osdhist.skel.h
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(MHD_FLAGS) $(CFLAGS) -c $< -o $@
 
 osdhist: $(OUT)/main.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -lm -o $@
@@ -61,6 +67,15 @@ demo: all
 
 bench: all
 	@bench/run.sh
+
+# The unit's ExecStart names the installed binary: generated from
+# dist/osdhist.service.in with BINDIR substituted.
+install: osdhist
+	install -D -m 0755 osdhist $(DESTDIR)$(BINDIR)/osdhist
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|@BINDIR@|$(BINDIR)|g' dist/osdhist.service.in > $(DESTDIR)$(UNITDIR)/osdhist.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/osdhist.service
+	install -D -m 0644 dist/osdhist.8 $(DESTDIR)$(MANDIR)/man8/osdhist.8
 
 clean:
 	rm -rf $(OUT) osdhist

@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "cli.h"
-
-#define OSDHIST_VERSION "0.1"
+#include "http.h"
 
 enum { OPT_JSON = 1000, OPT_OSD, OPT_NO_SUBOPS, OPT_USAGE, OPT_PHASES,
-       OPT_SAMPLE, OPT_DRAIN };
+       OPT_SAMPLE, OPT_DRAIN, OPT_PROMETHEUS, OPT_TEXTFILE, OPT_PROM_BUCKETS,
+       OPT_QUIET };
 
 static const char doc[] =
 "osdhist: latency histograms of Ceph OSD ops, aggregated in the kernel.\n"
@@ -29,13 +29,15 @@ static const char doc[] =
 "INTERVAL defaults to 5 seconds (fractions allowed); COUNT to unlimited.\n"
 "SIGINT or SIGTERM prints a final snapshot and exits 0; SIGUSR1 prints a\n"
 "snapshot at once (the next interval then counts from there).\n"
-"Needs root (or CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN for uprobes).\n"
+"Needs root (or CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN for uprobes and\n"
+"CAP_SYS_PTRACE for /proc/PID/exe).\n"
 "\n"
 "Examples:\n"
 "  osdhist             # all OSDs, every 5 s, until Ctrl-C\n"
 "  osdhist 1 10        # every second, 10 times\n"
 "  osdhist --osd 3 -m  # only osd.3, in milliseconds\n"
-"  osdhist --json 10   # JSON lines every 10 s (schema in README.md)";
+"  osdhist --json 10   # JSON lines every 10 s (schema in README.md)\n"
+"  osdhist --quiet --prometheus 9720   # serve http://127.0.0.1:9720/metrics";
 
 static const char args_doc[] = "[INTERVAL [COUNT]]";
 
@@ -58,6 +60,18 @@ static const struct argp_option opts[] = {
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each snapshot", 0 },
 	{ "milliseconds", 'm', NULL, 0, "Text output in milliseconds, not microseconds", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line instead of text", 0 },
+	{ "prometheus", OPT_PROMETHEUS, "[ADDR:]PORT", 0,
+	  "Serve the histograms and health counters at http://ADDR:PORT/metrics "
+	  "in Prometheus' text format, cumulative, refreshed every INTERVAL "
+	  "(ADDR defaults to 127.0.0.1; PORT 0 picks a free one)", 0 },
+	{ "textfile", OPT_TEXTFILE, "PATH", 0,
+	  "Write the same metrics to PATH at every snapshot, atomically, for "
+	  "node_exporter's textfile collector (name it *.prom)", 0 },
+	{ "prom-buckets", OPT_PROM_BUCKETS, "LIST", 0,
+	  "Exported bucket bounds in seconds, comma-separated, increasing, at "
+	  "most 64 (default 25us to 10s: 0.000025,0.00005,0.0001,0.00025,...,10)", 0 },
+	{ "quiet", 'q', NULL, 0,
+	  "Print no snapshot on stdout (with --prometheus or --textfile)", 0 },
 	{ "verbose", 'v', NULL, 0, "Print libbpf and attach details on stderr", 0 },
 	{ "help", 'h', NULL, 0, "Show this help and exit", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Show a short usage message and exit", -1 },
@@ -158,6 +172,26 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'm': o->millis = true; break;
 	case OPT_JSON: o->json = true; break;
 	case 'v': o->verbose = true; break;
+	case OPT_PROMETHEUS:
+		if (http_parse_listen(arg, o->prom_host, sizeof(o->prom_host),
+				      &o->prom_port))
+			return bad("--prometheus", arg, "expected [ADDR:]PORT, e.g. "
+				   "9720, 0.0.0.0:9720 or [::1]:9720");
+		o->prometheus = arg;
+		break;
+	case OPT_TEXTFILE:
+		if (!*arg)
+			return bad("--textfile", arg, "expected a file name");
+		o->textfile = arg;
+		break;
+	case OPT_PROM_BUCKETS: {
+		const char *why = prom_parse_buckets(arg, &o->buckets);
+
+		if (why)
+			return bad("--prom-buckets", arg, why);
+		break;
+	}
+	case 'q': o->quiet = true; break;
 	case 'h':
 		/* argp_state_help() is silent under ARGP_NO_ERRS */
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, state->name);
@@ -214,7 +248,13 @@ int cli_parse(int argc, char **argv, struct options *o)
 	o->interval = 5;
 	o->osd = -1;
 	o->drain_timeout = 2;
+	prom_default_buckets(&o->buckets);
 	err = argp_parse(&argp, argc, argv,
 			 ARGP_NO_ERRS | ARGP_NO_HELP | ARGP_IN_ORDER, NULL, o);
+	if (!err && o->quiet && !o->prometheus && !o->textfile && !o->exit_now) {
+		fprintf(stderr, "osdhist: --quiet needs --prometheus or --textfile "
+			"(there would be no output at all)\n");
+		return 2;
+	}
 	return err ? 2 : 0;
 }

@@ -5,6 +5,10 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "prom.h"
+
+#define OSDHIST_VERSION "0.1"
+
 struct options {
 	double interval;	/* seconds between snapshots */
 	long count;		/* snapshots to print, 0 = until a signal */
@@ -20,6 +24,12 @@ struct options {
 	double sample_on;	/* --sample ON/PERIOD, seconds; 0 = full tracing */
 	double sample_period;
 	double drain_timeout;	/* --drain-timeout, seconds */
+	const char *prometheus;	/* --prometheus [ADDR:]PORT, NULL = off */
+	char prom_host[256];	/* its address, 127.0.0.1 by default */
+	unsigned prom_port;	/* 0 = any free port */
+	const char *textfile;	/* --textfile PATH, NULL = off */
+	struct prom_buckets buckets;	/* --prom-buckets, in ns */
+	bool quiet;		/* --quiet: no snapshots on stdout */
 	bool exit_now;		/* --help/--usage/--version printed: exit 0 */
 };
 

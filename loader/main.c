@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "cli.h"
+#include "export.h"
 #include "procs.h"
 #include "tracer.h"
 
@@ -94,19 +95,24 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 		return;
 	}
 	kept = t->deltas;	/* only now: the snapshot may have moved it */
+	static double traced_total;
+
 	r.interval = interval;
 	if (r.traced < 0)
 		r.traced = interval;
+	traced_total += r.traced;
+	r.health.traced_total = traced_total;
 	if (o->osd >= 0) {
 		for (int i = 0; i < r.n; i++)
 			if (r.s[i].osd == o->osd)
 				kept[n++] = r.s[i];
 		r.n = n;
 	}
-	if (o->json)
+	if (o->json && !o->quiet)
 		render_json(stdout, &r);
-	else
+	else if (!o->quiet)
 		render_text(stdout, &r, o->timestamp, o->millis);
+	export_snapshot(o, &r);	/* --prometheus, --textfile */
 }
 
 int main(int argc, char **argv)
@@ -128,12 +134,15 @@ int main(int argc, char **argv)
 		return 1;
 	if (check_kernel())
 		return 1;
+	if (export_start(&o))	/* bind the port before loading anything */
+		return 1;
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);	/* print a snapshot now */
 	if (tracer_open(&t, &o)) {
 		tracer_close(&t);
+		export_stop();
 		return 1;
 	}
 
@@ -189,5 +198,6 @@ int main(int argc, char **argv)
 	if (stop && !err)	/* SIGINT/SIGTERM, -p gone: a final snapshot */
 		print_snapshot(&t, &o, now_mono() - last);
 	tracer_close(&t);
+	export_stop();
 	return err;
 }

@@ -22,6 +22,7 @@ struct health_report {
 	__u64 bpf[NR_HEALTH];	/* summed per-CPU counters from bpf/ */
 	__u64 reaped;		/* in-flight entries of dead processes removed */
 	__u64 drain_timeouts;	/* --sample: ops still running when a drain timed out */
+	double traced_total;	/* seconds ops were followed since osdhist started */
 	__u64 window_moves;	/* --sample: times the probes were moved */
 	double window_move_s;	/* ... and the seconds it took, in total */
 	__u64 unknown_ops;	/* ops of processes not identified as an OSD */

@@ -180,3 +180,52 @@ random_first_id() { # [N]
     echo "lib.sh: no free OSD id range found" >&2
     return 1
 }
+
+# --- osdhist in the background, JSON output ----------------------------------
+# oh_start ARGS...     starts $OSDHIST --json ARGS with stdout in $TOUT and
+#                      stderr in $TERR (files in $CLUSTER_DIR), pid in $TPID.
+# oh_wait_attached [PATTERN]  waits up to 10 s for PATTERN (default
+#                      "attached to ceph-osd") on its stderr; 1 if not seen.
+# oh_snap              SIGUSR1 and wait for its health line: every op that
+#                      ended before the call is in the output's first N
+#                      lines; prints N.
+# oh_count FROM TO OSD CLASS  its count for osd.OSD, class CLASS ("" = all),
+#                      phase total, in output lines FROM+1 .. TO.
+OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
+
+oh_start() {
+    TOUT=$CLUSTER_DIR/osdhist.json TERR=$CLUSTER_DIR/osdhist.err
+    : >"$TOUT"; : >"$TERR"
+    "$OSDHIST" --json "$@" >"$TOUT" 2>"$TERR" &
+    TPID=$!
+}
+
+oh_wait_attached() {
+    local pattern=${1:-attached to ceph-osd}
+    for _ in $(seq 100); do
+        grep -q -- "$pattern" "$TERR" && return 0
+        kill -0 "$TPID" 2>/dev/null || break
+        sleep 0.1
+    done
+    grep -q -- "$pattern" "$TERR"
+}
+
+_oh_nhealth() { grep -c '"type":"health"' "$TOUT"; }
+
+oh_snap() {
+    local n; n=$(_oh_nhealth)
+    kill -USR1 "$TPID"
+    for _ in $(seq 200); do
+        [ "$(_oh_nhealth)" -gt "$n" ] && { wc -l <"$TOUT"; return 0; }
+        kill -0 "$TPID" 2>/dev/null || break
+        sleep 0.05
+    done
+    echo "no snapshot after SIGUSR1 (osdhist gone?)" >&2
+    return 1
+}
+
+oh_count() { # FROM TO OSD CLASS
+    sed -n "$(($1 + 1)),$2p" "$TOUT" | jq -s --argjson osd "$3" --arg c "$4" '
+        [.[] | select(.type == "hist" and .osd == $osd and .phase == "total"
+            and ($c == "" or .class == $c)) | .count] | add // 0'
+}

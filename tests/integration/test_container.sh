@@ -14,7 +14,6 @@ WRAP="unshare -m --propagation private sh -c 'mount -t tmpfs none $PRIV &&
 	cp /usr/bin/ceph-osd $PRIV/ && shift && exec $PRIV/ceph-osd \"\$@\"' sh"
 ID=$(random_first_id)
 cluster_up --store bluestore --first-id "$ID" --osd-wrap "$WRAP" || { fail "cluster starts"; finish; }
-OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
 
 # osd.$ID runs PID as a container would: ceph-osd itself, in another mount
 # namespace, from a path that does not exist on the host.
@@ -28,9 +27,7 @@ check_contained() { # MSG PID
 PID=$(osd_pid "$ID")
 check_contained "start" "$PID"
 
-TOUT=$CLUSTER_DIR/osdhist.json TERR=$CLUSTER_DIR/osdhist.err
-"$OSDHIST" --json --osd "$ID" 1 >"$TOUT" 2>"$TERR" &
-TPID=$!
+oh_start --osd "$ID" 1
 # osdhist names the binary by the path the process sees, and its inode
 attached() { # PID
 	grep -q "attached to ceph-osd $PRIV/ceph-osd (build-id [0-9a-f]*, inode $(stat -L -c %i "/proc/$1/exe")) seen in pid $1" "$TERR"
@@ -38,43 +35,22 @@ attached() { # PID
 for _ in $(seq 100); do attached "$PID" && break; sleep 0.1; done
 check "osdhist attached to the private binary of pid $PID" attached "$PID"
 
-nhealth() { grep -c '"type":"health"' "$TOUT"; }
-# SIGUSR1 and wait for its health line: every op that ended before the call
-# is then in the output's first N lines; prints N.
-snap() {
-	local n; n=$(nhealth)
-	kill -USR1 "$TPID"
-	for _ in $(seq 200); do
-		[ "$(nhealth)" -gt "$n" ] && { wc -l <"$TOUT"; return 0; }
-		kill -0 "$TPID" 2>/dev/null || break
-		sleep 0.05
-	done
-	echo "no snapshot after SIGUSR1 (osdhist gone?)" >&2
-	return 1
-}
-# osdhist's count for osd.$ID, class CLASS, phase total, in output lines
-# FROM+1 .. TO.
-oh_count() { # FROM TO CLASS
-	sed -n "$(($1 + 1)),$2p" "$TOUT" | jq -s --argjson osd "$ID" --arg c "$3" '
-		[.[] | select(.type == "hist" and .osd == $osd and .phase == "total"
-			and .class == $c) | .count] | add // 0'
-}
 d() { echo $(($(jq ".osd.$1" <<<"$after") - $(jq ".osd.$1" <<<"$before"))); }
 
 # --- rados bench write, then seq: op_w, op_r (and op_rw, 0) exact.
 before=$(perf_dump "$ID")
-l0=$(snap) || { fail "snapshot"; finish; }
+l0=$(oh_snap) || { fail "snapshot"; finish; }
 rados -p "$POOL" bench 3 write -b 4096 -t 16 --no-cleanup >/dev/null || fail "bench write"
 rados -p "$POOL" bench 3 seq -t 16 >/dev/null || fail "bench seq"
 after=$(perf_dump "$ID")
-l1=$(snap) || { fail "snapshot"; finish; }
+l1=$(oh_snap) || { fail "snapshot"; finish; }
 for pair in "r read" "w write" "rw rw"; do
 	read -r c cls <<<"$pair"
 	check_eq "bench: osdhist $cls of osd.$ID = op_$c delta ($(d "op_$c"))" \
-		"$(oh_count "$l0" "$l1" "$cls")" "$(d "op_$c")"
+		"$(oh_count "$l0" "$l1" "$ID" "$cls")" "$(d "op_$c")"
 done
 check "bench: both reads ($(d op_r)) and writes ($(d op_w)) were done" [ "$(d op_r)" -gt 100 -a "$(d op_w)" -gt 100 ]
-echo "# bench: osdhist error ops of osd.$ID: $(oh_count "$l0" "$l1" error)"
+echo "# bench: osdhist error ops of osd.$ID: $(oh_count "$l0" "$l1" "$ID" error)"
 
 # --- restart: the same wrapper again (a new namespace, a new copy, so a new
 # inode that osdhist must find); K canary writes exact.
@@ -83,7 +59,7 @@ NEW=$(osd_pid "$ID")
 check_contained "restart" "$NEW"
 check "osdhist attached to the private binary of the new pid $NEW" attached "$NEW"
 w0=$(perf_counter "$ID" osd op_w)
-l0=$(snap) || { fail "snapshot"; finish; }
+l0=$(oh_snap) || { fail "snapshot"; finish; }
 # /usr/bin/python3: the Debian python3-rados module is not on another
 # python's path.
 /usr/bin/python3 - "$CEPH_CONF" "$POOL" "$K" <<'EOF' || fail "canary writes"
@@ -94,9 +70,9 @@ with rados.Rados(conffile=conf) as c, c.open_ioctx(pool) as io:
         io.write_full("canary.%d" % i, b"x")
 EOF
 w1=$(perf_counter "$ID" osd op_w)
-l1=$(snap) || { fail "snapshot"; finish; }
+l1=$(oh_snap) || { fail "snapshot"; finish; }
 check_eq "restart: op_w delta = $K canaries" "$((w1 - w0))" "$K"
-check_eq "restart: osdhist writes of osd.$ID = op_w delta" "$(oh_count "$l0" "$l1" write)" "$((w1 - w0))"
+check_eq "restart: osdhist writes of osd.$ID = op_w delta" "$(oh_count "$l0" "$l1" "$ID" write)" "$((w1 - w0))"
 
 kill -INT "$TPID"
 wait "$TPID"

@@ -17,40 +17,16 @@ K=50		# canary writes after each restart
 INTERVAL=1
 ID=$(random_first_id)
 cluster_up --store bluestore --first-id "$ID" || { fail "cluster starts"; finish; }
-OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
 
-TOUT=$CLUSTER_DIR/osdhist.json TERR=$CLUSTER_DIR/osdhist.err
-"$OSDHIST" --json --osd "$ID" "$INTERVAL" >"$TOUT" 2>"$TERR" &
-TPID=$!
+oh_start --osd "$ID" "$INTERVAL"
 for _ in $(seq 100); do
 	grep -q "attached to ceph-osd" "$TERR" && break
 	sleep 0.1
 done
 grep -q "attached to ceph-osd" "$TERR" || { cat "$TERR"; fail "osdhist attached"; finish; }
 
-nhealth() { grep -c '"type":"health"' "$TOUT"; }
 
-# SIGUSR1 and wait for its health line: every op that ended before the call
-# is then in the output's first N lines; prints N.
-snap() {
-	local n; n=$(nhealth)
-	kill -USR1 "$TPID"
-	for _ in $(seq 200); do
-		[ "$(nhealth)" -gt "$n" ] && { wc -l <"$TOUT"; return 0; }
-		kill -0 "$TPID" 2>/dev/null || break
-		sleep 0.05
-	done
-	echo "no snapshot after SIGUSR1 (osdhist gone?)" >&2
-	return 1
-}
 
-# osdhist's count for osd.$ID, class CLASS ("" = all), phase total, in
-# output lines FROM+1 .. TO.
-oh_count() { # FROM TO CLASS
-	sed -n "$(($1 + 1)),$2p" "$TOUT" | jq -s --argjson osd "$ID" --arg c "$3" '
-		[.[] | select(.type == "hist" and .osd == $osd and .phase == "total"
-			and ($c == "" or .class == $c)) | .count] | add // 0'
-}
 
 # FIELD of the last health line within the output's first N lines.
 health_at() { # N FIELD
@@ -117,7 +93,7 @@ check_osds() { # MSG
 	for _ in $(seq 10); do
 		a=$(live_osds); sleep 1.2; b=$(live_osds)
 		[ "$a" = "$b" ] || continue
-		l=$(snap) || break
+		l=$(oh_snap) || break
 		c=$(live_osds)
 		[ "$b" = "$c" ] || continue
 		check_eq "$1: health osds = ceph-osd processes on the host ($c)" \
@@ -127,7 +103,7 @@ check_osds() { # MSG
 	fail "$1: the host's ceph-osd processes never stood still for the osds check"
 }
 
-l_first=$(snap) || { fail "first snapshot"; finish; }
+l_first=$(oh_snap) || { fail "first snapshot"; finish; }
 ewe0=$(health_at "$l_first" end_without_entry) if0=$(health_at "$l_first" insert_failed)
 reaped0=$(health_at "$l_first" reaped_dead_proc)
 declare -a RSS HKEYS INFL OURS
@@ -145,13 +121,13 @@ for r in $(seq "$RESTARTS"); do
 	pids+=("$new")
 	# perf counters start at 0 in the new process: read its own socket
 	w0=$(perf_counter "$ID" osd op_w)
-	l0=$(snap) || { fail "restart $r: snapshot"; finish; }
+	l0=$(oh_snap) || { fail "restart $r: snapshot"; finish; }
 	canary "r$r" || fail "restart $r: canary writes"
 	w1=$(perf_counter "$ID" osd op_w)
-	l1=$(snap) || { fail "restart $r: snapshot"; finish; }
+	l1=$(oh_snap) || { fail "restart $r: snapshot"; finish; }
 	total=$((total + K))
 
-	got=$(oh_count "$l0" "$l1" write) all=$(oh_count "$l0" "$l1" "")
+	got=$(oh_count "$l0" "$l1" "$ID" write) all=$(oh_count "$l0" "$l1" "$ID" "")
 	check_eq "restart $r (pid $old -> $new): the canaries are the new process's first writes (op_w before)" "$w0" 0
 	check_eq "restart $r: op_w delta = $K canaries" "$((w1 - w0))" "$K"
 	check_eq "restart $r: osdhist writes of osd.$ID = op_w delta" "$got" "$((w1 - w0))"
@@ -183,7 +159,7 @@ echo "# host-wide health hist_keys after each restart: ${HKEYS[*]}; inflight: ${
 kill -INT "$TPID"
 wait "$TPID"
 check_eq "osdhist exits 0 on SIGINT" "$?" 0
-check_eq "osdhist's writes of osd.$ID over the whole run = $RESTARTS x $K" "$(oh_count 0 "$(wc -l <"$TOUT")" write)" "$total"
+check_eq "osdhist's writes of osd.$ID over the whole run = $RESTARTS x $K" "$(oh_count 0 "$(wc -l <"$TOUT")" "$ID" write)" "$total"
 last=$(wc -l <"$TOUT")
 echo "# health at the end: $(tail -n 1 "$TOUT")"
 echo "# reaped_dead_proc: $reaped0 at the first snapshot, $(health_at "$last" reaped_dead_proc) at the end"

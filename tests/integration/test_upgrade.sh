@@ -15,42 +15,18 @@ BIN=$BINDIR/ceph-osd
 cp /usr/bin/ceph-osd "$BIN"
 ID=$(random_first_id)
 cluster_up --store bluestore --first-id "$ID" --osd-bin "$BIN" || { fail "cluster starts"; finish; }
-OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
 
 inode() { stat -L -c %i "$1"; }
 now() { date +%s.%N; }
 OLDPID=$(osd_pid "$ID") INO_OLD=$(inode "$BIN")
 check_eq "osd.$ID runs our copy of ceph-osd" "$(inode "/proc/$OLDPID/exe")" "$INO_OLD"
 
-TOUT=$CLUSTER_DIR/osdhist.json TERR=$CLUSTER_DIR/osdhist.err
-"$OSDHIST" --json --osd "$ID" "$INTERVAL" >"$TOUT" 2>"$TERR" &
-TPID=$!
+oh_start --osd "$ID" "$INTERVAL"
 attached() { grep -q "attached to ceph-osd $BIN (build-id [0-9a-f]*, inode $1) " "$TERR"; }
 released() { grep -q "released ceph-osd $BIN (build-id [0-9a-f]*, inode $1): no process runs it any more" "$TERR"; }
 for _ in $(seq 100); do attached "$INO_OLD" && break; sleep 0.1; done
 attached "$INO_OLD" || { cat "$TERR"; fail "osdhist attached to $BIN"; finish; }
 
-nhealth() { grep -c '"type":"health"' "$TOUT"; }
-# SIGUSR1 and wait for its health line: every op that ended before the call
-# is then in the output's first N lines; prints N.
-snap() {
-	local n; n=$(nhealth)
-	kill -USR1 "$TPID"
-	for _ in $(seq 200); do
-		[ "$(nhealth)" -gt "$n" ] && { wc -l <"$TOUT"; return 0; }
-		kill -0 "$TPID" 2>/dev/null || break
-		sleep 0.05
-	done
-	echo "no snapshot after SIGUSR1 (osdhist gone?)" >&2
-	return 1
-}
-# osdhist's count for osd.$ID, class CLASS ("" = all), phase total, in
-# output lines FROM+1 .. TO.
-oh_count() { # FROM TO CLASS
-	sed -n "$(($1 + 1)),$2p" "$TOUT" | jq -s --argjson osd "$ID" --arg c "$3" '
-		[.[] | select(.type == "hist" and .osd == $osd and .phase == "total"
-			and ($c == "" or .class == $c)) | .count] | add // 0'
-}
 # K writes of small new objects.  /usr/bin/python3: the Debian python3-rados
 # module is not on another python's path.
 canary() { # TAG
@@ -66,11 +42,11 @@ EOF
 check_canary() { # TAG
 	local w0 w1 l0 l1 got all
 	w0=$(perf_counter "$ID" osd op_w)
-	l0=$(snap) || { fail "$1: snapshot"; return; }
+	l0=$(oh_snap) || { fail "$1: snapshot"; return; }
 	canary "$1" || fail "$1: canary writes"
 	w1=$(perf_counter "$ID" osd op_w)
-	l1=$(snap) || { fail "$1: snapshot"; return; }
-	got=$(oh_count "$l0" "$l1" write) all=$(oh_count "$l0" "$l1" "")
+	l1=$(oh_snap) || { fail "$1: snapshot"; return; }
+	got=$(oh_count "$l0" "$l1" "$ID" write) all=$(oh_count "$l0" "$l1" "$ID" "")
 	check_eq "$1: op_w delta = $K canaries" "$((w1 - w0))" "$K"
 	check_eq "$1: osdhist writes of osd.$ID = op_w delta" "$got" "$((w1 - w0))"
 	check_eq "$1: osdhist sees nothing else on osd.$ID" "$all" "$got"
@@ -153,7 +129,7 @@ kill -INT "$TPID"
 wait "$TPID"
 check_eq "osdhist exits 0 on SIGINT" "$?" 0
 check_eq "osdhist's writes of osd.$ID over the whole run = 2 x $K" \
-	"$(oh_count 0 "$(wc -l <"$TOUT")" write)" $((2 * K))
+	"$(oh_count 0 "$(wc -l <"$TOUT")" "$ID" write)" $((2 * K))
 echo "# health at the end: $(tail -n 1 "$TOUT")"
 check "osd.$ID survived" kill -0 "$NEWPID"
 finish

@@ -12,3 +12,4 @@ int run_cli_tests(void);
 int run_procs_tests(void);
 int run_render_tests(void);
 int run_binary_tests(void);
+int run_prom_tests(void);

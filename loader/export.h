@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef OSDHIST_EXPORT_H
+#define OSDHIST_EXPORT_H
+
+#include "cli.h"
+#include "report.h"
+
+/* Outputs for other programs: --prometheus (HTTP /metrics) and --textfile
+ * (node_exporter's textfile collector), both the exposition of prom.c.
+ * export_start binds the port and checks the textfile's directory before
+ * anything is loaded: 0, or -1 after one line on stderr. */
+int export_start(const struct options *o);
+
+/* Renders r once and hands it to each output; errors are reported on
+ * stderr (once until they clear) and never stop the caller. */
+void export_snapshot(const struct options *o, const struct report *r);
+
+void export_stop(void);
+
+/* Replaces path with buf atomically: a temp file in the same directory,
+ * fsync, rename.  0, or -errno. */
+int textfile_write(const char *path, const char *buf, size_t len);
+
+#endif

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Prometheus text exposition format 0.0.4: one histogram family of op
+ * latencies in seconds, then the tracer's health as counters and gauges.
+ * Everything is cumulative since osdhist started (counters), so it reads the
+ * `cum` histograms of the report, never the interval deltas.  Names and the
+ * ceph_daemon="osd.N" label follow Ceph's own exporter (ceph_osd_op_w ...),
+ * so both sit side by side and join on ceph_daemon.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prom.h"
+#include "report.h"
+
+#define FAMILY "osdhist_op_latency_seconds"
+
+static const __u64 default_le_ns[] = {
+	25000, 50000,
+	100000, 250000, 500000,
+	1000000, 2500000, 5000000,
+	10000000, 25000000, 50000000,
+	100000000, 250000000, 500000000,
+	1000000000, 2500000000ULL, 5000000000ULL,
+	10000000000ULL,
+};
+
+void prom_default_buckets(struct prom_buckets *b)
+{
+	b->n = sizeof(default_le_ns) / sizeof(default_le_ns[0]);
+	memcpy(b->le_ns, default_le_ns, sizeof(default_le_ns));
+}
+
+/* Bounds are rounded to the nearest ns, the resolution of the data. */
+const char *prom_parse_buckets(const char *s, struct prom_buckets *b)
+{
+	struct prom_buckets out = { 0 };
+	const char *p = s;
+
+	for (;;) {
+		char *end;
+		double v;
+
+		if (out.n == PROM_MAX_BOUNDS)
+			return "at most 64 bounds";
+		errno = 0;
+		v = strtod(p, &end);
+		if (errno || end == p || (*end && *end != ',') || !isfinite(v))
+			return "expected seconds separated by commas, e.g. 0.001,0.01,0.1";
+		if (v <= 0 || v > 86400)
+			return "each bound must be above 0 and at most 86400 seconds";
+		out.le_ns[out.n] = (__u64)llround(v * 1e9);
+		if (!out.le_ns[out.n])
+			return "each bound must be at least 1 ns (1e-9)";
+		if (out.n && out.le_ns[out.n] <= out.le_ns[out.n - 1])
+			return "bounds must be strictly increasing";
+		out.n++;
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	*b = out;
+	return NULL;
+}
+
+/* ns as decimal seconds, exactly: 250000 -> 0.00025, 2500000000 -> 2.5. */
+static void put_seconds(FILE *f, __u64 ns)
+{
+	char frac[16];
+	int len;
+
+	len = snprintf(frac, sizeof(frac), "%09llu", (unsigned long long)(ns % 1000000000));
+	while (len > 0 && frac[len - 1] == '0')
+		frac[--len] = 0;
+	fprintf(f, "%llu%s%s", (unsigned long long)(ns / 1000000000), len ? "." : "", frac);
+}
+
+static void labels(char *buf, size_t size, const struct series_delta *s)
+{
+	int n;
+
+	/* Label values come from fixed name tables and integers: nothing to
+	 * escape. */
+	if (s->osd >= 0)
+		n = snprintf(buf, size, "ceph_daemon=\"osd.%d\"", s->osd);
+	else
+		n = snprintf(buf, size, "ceph_daemon=\"osd.unknown\"");
+	/* pool_id, as Ceph's exporter names it (ceph_pool_metadata{pool_id}),
+	 * so a query can join on it to get the pool's name. */
+	if (s->pool >= 0)
+		n += snprintf(buf + n, size - n, ",pool_id=\"%lld\"", (long long)s->pool);
+	snprintf(buf + n, size - n, ",class=\"%s\",phase=\"%s\"",
+		 class_name[s->cls], phase_name[s->phase]);
+}
+
+/*
+ * From the fine in-kernel buckets to the coarse exported ones.
+ *
+ * A fine bucket i holds the integer latencies lo_i <= v < hi_i ns
+ * (osdhist_bucket_lower/upper), and a Prometheus bucket `le=B` counts the
+ * observations v <= B.  A fine bucket is added to bound B only when all of
+ * its values are <= B, i.e. hi_i - 1 <= B (in ns); cumulatively, so it is
+ * also in every larger bound.  A fine bucket that straddles B
+ * (lo_i <= B < hi_i - 1) goes only to the next larger bound.  So every
+ * exported count is exact or an undercount, and what it misses are values
+ * within one fine bucket below B: between B / 1.125 and B (buckets are at
+ * most 12.5 % of their lower bound wide).  Quantiles computed from the
+ * export can err high by that much, never low.  Values at or above 2^37 ns
+ * (137 s, the open-ended last fine bucket) only reach +Inf.  +Inf and
+ * _count are both the sum of all fine buckets, so they are equal and never
+ * below a finite bound even in a snapshot torn by a concurrent update.
+ */
+static void print_hist(FILE *f, const struct series_delta *s, const struct prom_buckets *b)
+{
+	const struct hist *h = &s->cum;
+	char lab[160];
+	__u64 acc = 0, total = 0;
+	__u32 i = 0;
+
+	labels(lab, sizeof(lab), s);
+	for (__u32 k = 0; k < NR_BUCKETS; k++)
+		total += h->buckets[k];
+	for (int j = 0; j < b->n; j++) {
+		while (i < NR_BUCKETS - 1 && osdhist_bucket_upper(i) - 1 <= b->le_ns[j])
+			acc += h->buckets[i++];
+		fprintf(f, FAMILY "_bucket{%s,le=\"", lab);
+		put_seconds(f, b->le_ns[j]);
+		fprintf(f, "\"} %llu\n", (unsigned long long)acc);
+	}
+	fprintf(f, FAMILY "_bucket{%s,le=\"+Inf\"} %llu\n", lab, (unsigned long long)total);
+	fprintf(f, FAMILY "_sum{%s} ", lab);
+	put_seconds(f, h->sum_ns);
+	fprintf(f, "\n" FAMILY "_count{%s} %llu\n", lab, (unsigned long long)total);
+}
+
+static void family(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void one(FILE *f, const char *name, const char *type, const char *help,
+		unsigned long long v)
+{
+	family(f, name, type, help);
+	fprintf(f, "%s %llu\n", name, v);
+}
+
+/* BPF health counters that are not losses, by name; any other one (a
+ * counter added later) is exported as osdhist_<json name>_total. */
+static const struct {
+	const char *name, *help;
+} activity[NR_HEALTH] = {
+	[H_STARTED] = { "osdhist_ops_started_total",
+			"Ops entered into the in-flight map (followed from their start)." },
+	[H_ENDED] = { "osdhist_ops_ended_total",
+		      "Ops that left the in-flight map at their end." },
+	[H_IGNORED] = { "osdhist_ignored_messages_total",
+			"Messages of kinds osdhist does not follow (replica replies, "
+			"recovery, ...); not a loss." },
+	[H_OUTSIDE] = { "osdhist_ops_started_outside_total",
+			"Ops that ended unfollowed because they started outside the "
+			"traced time (before osdhist, or between --sample windows); "
+			"not a loss." },
+};
+
+static void print_health(FILE *f, const struct report *r)
+{
+	const struct health_report *h = &r->health;
+	char name[96];
+
+	for (int i = 0; i < NR_HEALTH; i++) {
+		if (health_is_loss(i))
+			continue;
+		if (activity[i].name) {
+			one(f, activity[i].name, "counter", activity[i].help, h->bpf[i]);
+			continue;
+		}
+		snprintf(name, sizeof(name), "osdhist_%s_total", health_name[i]);
+		fprintf(f, "# HELP %s Health counter %s (see osdhist(8)).\n"
+			"# TYPE %s counter\n%s %llu\n", name, health_name[i], name,
+			name, (unsigned long long)h->bpf[i]);
+	}
+
+	family(f, "osdhist_ops_lost_total", "counter",
+	       "Ops osdhist did not follow, by reason (see osdhist(8)); "
+	       "any increase means latencies are missing from the histograms.");
+	for (int i = 0; i < NR_HEALTH; i++)
+		if (health_is_loss(i))
+			fprintf(f, "osdhist_ops_lost_total{reason=\"%s\"} %llu\n",
+				health_name[i], (unsigned long long)h->bpf[i]);
+	fprintf(f, "osdhist_ops_lost_total{reason=\"reaped_dead_proc\"} %llu\n"
+		"osdhist_ops_lost_total{reason=\"drain_timeout\"} %llu\n"
+		"osdhist_ops_lost_total{reason=\"unknown_proc_ops\"} %llu\n",
+		(unsigned long long)h->reaped, (unsigned long long)h->drain_timeouts,
+		(unsigned long long)h->unknown_ops);
+
+	one(f, "osdhist_inflight_ops", "gauge",
+	    "Ops in the in-flight map now.", h->inflight);
+	one(f, "osdhist_inflight_capacity", "gauge",
+	    "Size of the in-flight map.", h->inflight_max);
+	one(f, "osdhist_hist_keys", "gauge",
+	    "Histogram keys in use in the kernel map now.", h->hists);
+	one(f, "osdhist_hist_keys_capacity", "gauge",
+	    "Size of the kernel histogram map.", h->hists_max);
+	one(f, "osdhist_traced_processes", "gauge",
+	    "ceph-osd processes traced now.", h->osds);
+	one(f, "osdhist_attached_binaries", "gauge",
+	    "ceph-osd binaries with probes attached now.", h->binaries);
+	/* With --sample, counts cover only the traced time: rate(count) /
+	 * rate(traced seconds) estimates the real ops/s. */
+	family(f, "osdhist_traced_seconds_total", "counter",
+	       "Seconds during which starting ops were followed (all of them unless --sample).");
+	fprintf(f, "osdhist_traced_seconds_total %.3f\n", h->traced_total);
+	family(f, "osdhist_last_snapshot_timestamp_seconds", "gauge",
+	       "Unix time of the snapshot these values come from.");
+	fprintf(f, "osdhist_last_snapshot_timestamp_seconds %.3f\n", r->time);
+}
+
+void render_prom(FILE *f, const struct report *r, const struct prom_buckets *b,
+		 const char *version)
+{
+	family(f, FAMILY, "histogram",
+	       "Latency of Ceph OSD ops measured by osdhist's uprobes, by OSD, "
+	       "op class and phase (total: from OSD::enqueue_op to the end of "
+	       "the op); bucket counts are conservative to within 12.5 %.");
+	for (int i = 0; i < r->n; i++)
+		print_hist(f, &r->s[i], b);
+	print_health(f, r);
+	family(f, "osdhist_build_info", "gauge", "osdhist's version; always 1.");
+	fprintf(f, "osdhist_build_info{version=\"%s\"} 1\n", version);
+}
