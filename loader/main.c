@@ -86,6 +86,7 @@ static int check_kernel(void)
 
 static void print_snapshot(struct tracer *t, const struct options *o, double interval)
 {
+	static double traced_total;	/* seconds ops were followed, all along */
 	struct report r;
 	struct series_delta *kept;
 	int n = 0;
@@ -95,8 +96,6 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 		return;
 	}
 	kept = t->deltas;	/* only now: the snapshot may have moved it */
-	static double traced_total;
-
 	r.interval = interval;
 	if (r.traced < 0)
 		r.traced = interval;
