@@ -5,6 +5,7 @@
  * binary no process runs any more (an upgrade replaced it) is let go.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,27 +65,59 @@ static bool wanted(struct tracer *t, int fn)
 	return prog_of(t, fn) && t->win != WIN_CLOSED;
 }
 
-/* Attach what the window wants and is missing, detach what it does not
- * want.  0, 1 when a probe could not be attached (said), -1 when that is
- * fatal (no privilege). */
+static void *destroy_one(void *link)
+{
+	bpf_link__destroy(link);
+	return NULL;
+}
+
+/* Detaching a uprobe link waits for several RCU grace periods (~100 ms
+ * each here, measured): detach them all at once so they share the wait and
+ * the remaining probes trap for as short a time as possible. */
+static void destroy_links(struct bpf_link **links, int n)
+{
+	pthread_t th[NR_PROBE_FNS * MAX_BINARIES];
+	bool started[NR_PROBE_FNS * MAX_BINARIES];
+
+	for (int i = 0; i < n; i++)
+		started[i] = pthread_create(&th[i], NULL, destroy_one, links[i]) == 0;
+	for (int i = 0; i < n; i++) {
+		if (started[i])
+			pthread_join(th[i], NULL);
+		else
+			bpf_link__destroy(links[i]);
+	}
+}
+
+/* Detach, on every binary, the probes the window does not want. */
+static void detach_unwanted(struct tracer *t)
+{
+	struct bpf_link *links[NR_PROBE_FNS * MAX_BINARIES];
+	int n = 0;
+
+	for (int i = 0; i < t->nbins; i++)
+		for (int f = 0; f < NR_PROBE_FNS; f++)
+			if (t->bins[i].links[f] && !wanted(t, f)) {
+				links[n++] = t->bins[i].links[f];
+				t->bins[i].links[f] = NULL;
+			}
+	destroy_links(links, n);
+}
+
+/* Attach what the window wants and is missing.  0, 1 when a probe could not
+ * be attached (said), -1 when that is fatal (no privilege). */
 static int sync_links(struct tracer *t, struct binary_slot *b)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, uo);
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", b->fd);
-	/* The start probe last, both ways: while it is attached every op that
-	 * starts has an entry, so no end probe can see a started op without
-	 * one. */
+	/* The start probe last: by the time it is attached every end probe
+	 * is in, so no op that gets an entry can end unseen. */
 	for (int i = 1; i <= NR_PROBE_FNS; i++) {
 		int f = i % NR_PROBE_FNS;	/* FN_ENQUEUE_OP (0) last */
 
-		if (!wanted(t, f)) {
-			bpf_link__destroy(b->links[f]);
-			b->links[f] = NULL;
-			continue;
-		}
-		if (b->links[f])
+		if (!wanted(t, f) || b->links[f])
 			continue;
 		b->links[f] = bpf_program__attach_uprobe_opts(prog_of(t, f),
 				t->opt->pid ? t->opt->pid : -1, path, b->fn_off[f], &uo);
@@ -121,12 +154,13 @@ int tracer_set_window(struct tracer *t, enum window win)
 	int err = 0;
 
 	/* Shut first: no op starts being followed while probes move; and
-	 * until the window is open, an op ending without an entry started
-	 * outside it. */
+	 * unless a window's ops are draining, an op ending without an entry
+	 * started outside the traced time. */
 	__atomic_store_n(&t->skel->bss->gate_open, 0, __ATOMIC_SEQ_CST);
-	if (win == WIN_OPEN)
+	if (win != WIN_DRAIN)
 		t->skel->bss->window_open_rt = ~0ULL;
 	t->win = win;
+	detach_unwanted(t);
 	for (int i = 0; i < t->nbins; i++) {
 		if (t->bins[i].refused)
 			continue;

@@ -6,6 +6,8 @@
   rados_load.py canary N --secs S  the same for S seconds
   rados_load.py flood SECS DEPTH   stat missing objects for SECS seconds,
                                    DEPTH of them in flight at a time
+  rados_load.py paced N RATE SECS  stat canary.0 .. canary.N-1 in turn, RATE
+                                   per second, for SECS seconds
 
 The cluster is $CEPH_CONF, the pool $POOL. Each command prints one result
 line, "ops N secs S" (flood: "ops N enoent N other N secs S"), and exits
@@ -52,6 +54,22 @@ def canary(ioctx, n, ops=None, secs=None):
     return f"ops {done} secs {time.monotonic() - t0:.3f}"
 
 
+def paced(ioctx, n, rate, secs):
+    """A steady load that does not saturate the OSD: its rate does not
+    depend on whether probes are attached (sampling tests)."""
+    done = 0
+    t0 = time.monotonic()
+    due = t0
+    while time.monotonic() < t0 + secs:
+        now = time.monotonic()
+        if now < due:
+            time.sleep(due - now)
+        ioctx.stat(f"canary.{done % n}")
+        done += 1
+        due += 1.0 / rate
+    return f"ops {done} secs {time.monotonic() - t0:.3f}"
+
+
 def flood(ioctx, secs, depth):
     """Stats of objects that do not exist, DEPTH in flight at a time: every
     one ends on the OSD's early-reject path (ENOENT), never in op_r."""
@@ -76,7 +94,7 @@ def flood(ioctx, secs, depth):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("put", "canary", "flood"):
+    if len(argv) < 3 or argv[1] not in ("put", "canary", "flood", "paced"):
         sys.exit(__doc__)
     cluster, ioctx = connect()
     try:
@@ -86,6 +104,8 @@ def main(argv):
             out = canary(ioctx, int(argv[2]), secs=float(argv[4]))
         elif argv[1] == "canary":
             out = canary(ioctx, int(argv[2]), ops=int(argv[3]))
+        elif argv[1] == "paced":
+            out = paced(ioctx, int(argv[2]), float(argv[3]), float(argv[4]))
         else:
             out = flood(ioctx, float(argv[2]), int(argv[3]))
         print(out, flush=True)
