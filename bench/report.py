@@ -4,7 +4,9 @@
 META      machine and run description (JSON, from run.sh)
 WINDOWS   one JSON line per measured window: variant, round, workload,
           rados bench totals and the deltas of the OSD's `op` counter, the
-          tracer's CPU ticks and its BPF programs' run_time_ns / run_cnt
+          tracer's CPU ticks and its BPF programs' run_time_ns / run_cnt;
+          for the sampled tracers the window's health-line figures (health);
+          extra: the move-cost windows (none, then moves), kept apart
 MAPSIZES  sizes and constants of maps/osdhist.h (bench/mapsizes.c)
 OUT       where the JSON result goes; the text table goes to stdout
 """
@@ -13,7 +15,7 @@ import os
 import statistics
 import sys
 
-VARIANTS = ["none", "osdhist", "osdhist+", "bpftrace"]
+VARIANTS = ["none", "osdhist", "osdhist+", "bpftrace", "sampled"]
 WORKLOADS = [("write", "write"), ("rand", "read")]
 MIB = 1 << 20
 
@@ -24,6 +26,8 @@ MAX_LOSS_PCT = 3.0
 MAX_LOADER_CPU_PCT = 0.5
 MAX_MAP_MIB_64 = 16
 BIG_HOST_CPUS = 64
+FULL_HITS_PER_OP = 3        # osdhist's default mode, what sampling scales down
+MOVES_PER_PERIOD = 3        # --sample: attach + open, shut the gate, detach
 
 # Kernel-side sizes for the map memory model (x86-64, kernel 6.x).  The
 # kernel reports a map's memory (bpftool's bytes_memlock) as map_mem_usage():
@@ -187,7 +191,59 @@ def summarize(windows):
         s["loader_rss_kb"] = max(w["rss_kb"] for w in ws)
         s["map_bytes"] = max(w["memlock"] for w in ws)
         s["maps"] = next((w["maps"] for w in ws if w["maps"]), [])
+        if all(w.get("health") for w in ws):
+            s["sampling"] = sampling(ws)
         out[v] = s
+    return out
+
+
+def sampling(ws):
+    """What a --sample tracer's health lines say over windows ws: the duty
+    cycle it really traced (traced time / interval time, per round too) and
+    its probe moves (attach, gate shut, detach: 3 per period) with their
+    cost in loader time."""
+    h = [w["health"] for w in ws]
+    interval = sum(x["interval_s"] for x in h)
+    moves = sum(x["window_moves"] for x in h)
+    move_s = sum(x["window_move_s"] for x in h)
+    rounds = {}
+    for w in ws:
+        acc = rounds.setdefault(w["round"], [0.0, 0.0])
+        acc[0] += w["health"]["traced_s"]
+        acc[1] += w["health"]["interval_s"]
+    return {"interval_s": interval, "traced_s": sum(x["traced_s"] for x in h),
+            "duty": ratio(sum(x["traced_s"] for x in h), interval),
+            "duty_rounds": [ratio(t, i) for _, (t, i) in sorted(rounds.items())],
+            "window_moves": moves, "window_move_s": move_s,
+            "moves_per_s": ratio(moves, interval),
+            "ms_per_move": ratio(move_s * 1000, moves),
+            "ms_per_period": ratio(move_s * 1000 * MOVES_PER_PERIOD, moves),
+            "move_core_pct": ratio(move_s * 100, interval),
+            "drain_timeout": sum(x["drain_timeout"] for x in h),
+            "losses": sum(x["losses"] for x in h)}
+
+
+def move_cost(windows, clk):
+    """The extra windows: none, then an osdhist moving its probes all the
+    time, per workload; the IOPS loss of the pair, and what it would be,
+    scaled linearly, at the sampled variant's move rate."""
+    ws = [w for w in windows if w.get("extra")]
+    if not ws:
+        return None
+    moving = [w for w in ws if w["variant"] == "moves"]
+    out = {"workloads": {}, "sampling": sampling(moving),
+           "hits_per_op": ratio(sum(w["run_cnt"] for w in moving), sum(w["ops"] for w in moving)),
+           "bpf_ns_per_op": ratio(sum(w["run_ns"] for w in moving), sum(w["ops"] for w in moving)),
+           "loader_cpu_pct": sum(w["ticks"] for w in moving) / clk / sum(w["wall"] for w in moving) * 100}
+    for wl, name in WORKLOADS:
+        base = next(w for w in ws if w["variant"] == "none" and w["workload"] == wl)
+        mv = next(w for w in moving if w["workload"] == wl)
+        out["workloads"][name] = {
+            "none_iops": base["iops"], "moves_iops": mv["iops"],
+            "loss_pct": (1 - mv["iops"] / base["iops"]) * 100,
+            "moves_per_s": ratio(mv["health"]["window_moves"], mv["health"]["interval_s"]),
+            "osd_cpu_us_per_op_added": (mv["osd_ticks"] * 1e6 / clk / mv["ops"]
+                                        - base["osd_ticks"] * 1e6 / clk / base["ops"])}
     return out
 
 
@@ -203,7 +259,8 @@ def main():
         windows = [json.loads(line) for line in f if line.strip()]
     with open(sizes_f) as f:
         sz = json.load(f)
-    summary = summarize(windows)
+    summary = summarize([w for w in windows if not w.get("extra")])
+    moves = move_cost(windows, os.sysconf("SC_CLK_TCK"))
     ncpus_here = possible_cpus(meta["machine"]["cpus_possible"])
 
     # Map memory: the model for this host checked against what the kernel
@@ -276,6 +333,39 @@ def main():
           " OSD CPU: the OSD's utime+stime per client op, in brackets what the tracer adds;"
           " BPF time and hits over write and read together)")
     print()
+    smp = summary.get("sampled", {}).get("sampling")
+    if smp:
+        print("sampled (%s): traced %.1f s of %.1f s: duty cycle %.1f %% (rounds %s); "
+              "hits/op %s (3 x duty = %.2f, plus the drains)" %
+              (meta["variants"]["sampled"], smp["traced_s"], smp["interval_s"], smp["duty"] * 100,
+               "/".join("%.1f" % (x * 100) for x in smp["duty_rounds"]),
+               fmt(summary["sampled"]["hits_per_op"], ".2f"), FULL_HITS_PER_OP * smp["duty"]))
+        print("  probe moves (attach, gate shut, detach per period): %d, %.2f/s, %s ms per move "
+              "(%s ms per period); loader time in them %s %% of a core by the wall clock "
+              "(its CPU use, all of it: %.2f %%); "
+              "drain timeouts %d, losses %d" %
+              (smp["window_moves"], smp["moves_per_s"], fmt(smp["ms_per_move"], ".1f"),
+               fmt(smp["ms_per_period"], ".0f"),
+               fmt(smp["move_core_pct"], ".2f"), summary["sampled"]["loader_cpu_pct"],
+               smp["drain_timeout"], smp["losses"]))
+    if moves:
+        mm = moves["sampling"]
+        print("probe moves cost the OSD (%s, one window per workload right after one "
+              "without tracer): %.1f moves/s, %s ms per move, loader CPU %.1f %%, hits/op %.2f" %
+              (meta["variants"]["moves"], mm["moves_per_s"], fmt(mm["ms_per_move"], ".1f"),
+               moves["loader_cpu_pct"], moves["hits_per_op"] or 0))
+        for _, name in WORKLOADS:
+            d = moves["workloads"][name]
+            line = ("  %-5s %6.0f IOPS vs %6.0f without tracer: loss %.1f %% at %.1f moves/s, "
+                    "OSD CPU %+.1f us/op" % (name, d["moves_iops"], d["none_iops"], d["loss_pct"],
+                                            d["moves_per_s"], d["osd_cpu_us_per_op_added"]))
+            if smp and d["moves_per_s"]:
+                d["loss_pct_at_sampled_rate"] = d["loss_pct"] * smp["moves_per_s"] / d["moves_per_s"]
+                line += "; scaled to sampled's %.2f moves/s: %.2f %%" % (
+                    smp["moves_per_s"], d["loss_pct_at_sampled_rate"])
+            print(line)
+        print("  (one pair of windows: as noisy as one round of the table above)")
+        print()
     print("osdhist maps on a %d-CPU host: %.2f MiB (hists %d keys x %d CPUs x %d B); "
           "model at %d CPUs vs measured here: %s" %
           (BIG_HOST_CPUS, mem["host_64cpu"]["bytes"] / MIB, mem["host_64cpu"]["hists_entries"],
@@ -329,11 +419,29 @@ def main():
                d["loader_cpu_pct"], MAX_LOADER_CPU_PCT, "%", ".2f", strict=True)
     target("map memory on a %d-CPU host < 16 MiB" % BIG_HOST_CPUS,
            mem["host_64cpu"]["bytes"] / MIB, MAX_MAP_MIB_64, "MiB", strict=True)
+    # sampled mode: its loss should be the full mode's scaled by the duty
+    # cycle it really traced, plus what the probe moves cost (above)
+    sd = summary.get("sampled")
+    if d and sd and sd.get("sampling"):
+        duty = sd["sampling"]["duty"]
+        print()
+        print("targets (sampled mode, duty cycle %.3f measured):" % duty)
+        for _, name in WORKLOADS:
+            dw, sw = d["workloads"][name], sd["workloads"][name]
+            se = (None if dw["loss_pct_se"] is None or sw["loss_pct_se"] is None else
+                  (sw["loss_pct_se"] ** 2 + (duty * dw["loss_pct_se"]) ** 2) ** 0.5)
+            target("%s IOPS loss <= full mode's (%.1f %%) x duty" % (name, dw["loss_pct"]),
+                   sw["loss_pct"], dw["loss_pct"] * duty, "%", ".2f", se=se)
+        if moves:
+            print("     (the limit is full-mode loss x duty only; the probe moves' own cost, the "
+                  "move measurement scaled to sampled's rate: %s)" % ", ".join(
+                      "%s %s %%" % (name, fmt(moves["workloads"][name].get("loss_pct_at_sampled_rate"), ".2f"))
+                      for _, name in WORKLOADS))
     for n in meta.get("notes", []):
         print("note: %s" % n)
 
     result = dict(meta)
-    result.update({"summary": summary, "map_memory": mem, "targets": targets,
+    result.update({"summary": summary, "move_cost": moves, "map_memory": mem, "targets": targets,
                    "windows": [{k: w[k] for k in w if k != "maps"} for w in windows]})
     with open(out_f, "w") as f:
         json.dump(result, f, indent=1)

@@ -10,6 +10,8 @@
 #   osdhist    ./osdhist -p OSDPID 1 > /dev/null
 #   osdhist+   osdhist with every option that adds probes (--phases -P)
 #   bpftrace   bench/peer.bt, the start/end script one would write by hand
+#   sampled    ./osdhist -p OSDPID --sample 100ms/1s --json 1 (10 % duty cycle:
+#              probes attached only for 100 ms of every second, plus the drain)
 #
 # Per variant: client IOPS (mean, stddev over rounds), IOPS loss vs none,
 # the OSD's own CPU time per client op (less sensitive to other load on the
@@ -17,6 +19,13 @@
 # BPF run time and program runs per client op (BPF run-time statistics),
 # the tracer's CPU use, RSS and map memory; then the map memory osdhist
 # would need on a 64-CPU host, and PASS/MISS against the targets.
+# For sampled, from its JSON health lines (SIGUSR1 snapshots at the edges
+# of each window): the duty cycle actually traced (sum traced_s / sum
+# interval_s), the probe moves (window_moves, window_move_s: ms per move
+# and % of a core of loader time) and the check "sampled loss ~ full-mode
+# loss x duty cycle".  Then one extra pair of windows per workload, none and
+# then moves (osdhist --sample 10ms/100ms: probes attached and detached as
+# fast as the loader can), for what moving probes costs the OSD itself.
 # A table on stdout, the same figures in bench/results/bench-*.json.
 #
 # Usage: bench/run.sh [--round-secs N] [--rounds N] [--smoke] [--results DIR]
@@ -67,7 +76,9 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # --- variants ---------------------------------------------------------------
-VARIANTS=(none osdhist osdhist+ bpftrace)
+VARIANTS=(none osdhist osdhist+ bpftrace sampled)
+SAMPLE=100ms/1s		# variant sampled
+MOVES_SAMPLE=10ms/100ms	# the extra windows: as many probe moves as possible
 # every option that adds probes; --phases may not exist yet in this build
 if "$OSDHIST" --help 2>/dev/null | grep -q -- '--phases'; then
 	ALL_ARGS=(--phases -P)
@@ -149,9 +160,9 @@ uprobes_of() { # PID: uprobes attached by PID
 	bpftool perf list -j 2>/dev/null | jq --argjson p "$1" '[.[] | select(.pid == $p and .fd_type == "uprobe")] | length'
 }
 
-tracer_start() { # VARIANT
-	local marker want i
-	TPID=""
+tracer_start() { # VARIANT ROUND
+	local marker want i s
+	TPID="" TOUT=""
 	case $1 in
 	none) return 0 ;;
 	osdhist) "$OSDHIST" -p "$OSDPID" 1 >/dev/null 2>"$WORK/tracer.log" &
@@ -160,10 +171,18 @@ tracer_start() { # VARIANT
 		marker="attached to ceph-osd" want=3 ;;
 	bpftrace) "$BPFTRACE" "$WORK/peer.bt" >"$WORK/tracer.log" 2>&1 &
 		marker="Attaching" want=2 ;;
+	# sampled tracers have no uprobes while their window is closed: wait
+	# for the message only.  Their JSON lines go to TOUT (see health_sync).
+	sampled|moves)
+		TOUT=$WORK/$1.r$2.jsonl
+		if [ "$1" = sampled ]; then s=$SAMPLE; else s=$MOVES_SAMPLE; fi
+		"$OSDHIST" -p "$OSDPID" --sample "$s" --json 1 >"$TOUT" 2>"$WORK/tracer.log" &
+		marker="attached to ceph-osd" want=0 ;;
 	esac
 	TPID=$!
 	for i in $(seq 300); do
-		if grep -q "$marker" "$WORK/tracer.log" && [ "$(uprobes_of "$TPID")" -ge $want ]; then
+		if grep -q "$marker" "$WORK/tracer.log" &&
+			{ [ $want = 0 ] || [ "$(uprobes_of "$TPID")" -ge $want ]; }; then
 			sleep 0.5	# let the last attach settle
 			return 0
 		fi
@@ -184,7 +203,41 @@ tracer_stop() {
 	done
 	kill -KILL "$TPID" 2>/dev/null || true
 	wait "$TPID" 2>/dev/null || true
-	TPID=""
+	TPID="" TOUT=""
+}
+
+# A snapshot of the JSON tracer now (SIGUSR1); prints the number of health
+# lines in TOUT once it is out, so that the health lines after that number
+# cover everything from this moment on.
+health_sync() {
+	local n0 n i
+	n0=$(grep -c '"type":"health"' "$TOUT" || true)
+	kill -USR1 "$TPID"
+	for i in $(seq 200); do
+		n=$(grep -c '"type":"health"' "$TOUT" || true)
+		if [ "$n" -gt "$n0" ]; then
+			# a periodic snapshot may have come first: let ours follow
+			sleep 0.05
+			grep -c '"type":"health"' "$TOUT" || true
+			return 0
+		fi
+		sleep 0.05
+	done
+	die "the tracer (pid $TPID) printed no snapshot on SIGUSR1"
+}
+
+# What the health lines N0+1 .. N1 of TOUT say about a window: sums of the
+# per-interval interval_s and traced_s, deltas of the cumulative counters.
+health_window() { # N0 N1
+	jq -sc --argjson n0 "$1" --argjson n1 "$2" '
+		[.[] | select(.type == "health")] as $h | $h[$n0:$n1] as $w
+		| {intervals: ($w | length),
+		   interval_s: ($w | map(.interval_s) | add),
+		   traced_s: ($w | map(.traced_s) | add),
+		   window_moves: ($h[$n1 - 1].window_moves - $h[$n0 - 1].window_moves),
+		   window_move_s: ($h[$n1 - 1].window_move_s - $h[$n0 - 1].window_move_s),
+		   drain_timeout: ($h[$n1 - 1].drain_timeout - $h[$n0 - 1].drain_timeout),
+		   losses: ($h[$n1 - 1].losses - $h[$n0 - 1].losses)}' "$TOUT"
 }
 
 # rados bench WORKLOAD SECS [extra]: prints "made time_run"
@@ -197,9 +250,12 @@ bench() {
 	awk '/^Total (writes|reads) made:/{m=$4} /^Total time run:/{t=$4} END{print m, t}' <<<"$out"
 }
 
-# One measured window: VARIANT ROUND WORKLOAD; the tracer is running.
+# One measured window: VARIANT ROUND WORKLOAD [EXTRA]; the tracer is
+# running.  EXTRA=1 marks the windows of the move-cost measurement, which
+# stay out of the per-variant figures.
 window() {
-	local s0 s1 made trun load
+	local s0 s1 made trun load n0="" health=null
+	[ -z "$TOUT" ] || n0=$(health_sync)
 	s0=$(sample)
 	# writes overwrite the warm-up's objects (--reuse-bench): memstore keeps
 	# ~23 KiB of RAM per 4 KiB object, new objects every round would fill it
@@ -207,10 +263,12 @@ window() {
 	else read -r made trun < <(bench rand "$ROUND_SECS"); fi
 	[ -n "$trun" ] || die "rados bench $3 failed (round $2, variant $1)"
 	s1=$(sample)
+	[ -z "$TOUT" ] || health=$(health_window "$n0" "$(health_sync)")
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	jq -nc --arg v "$1" --argjson r "$2" --arg w "$3" --argjson made "$made" \
-		--argjson trun "$trun" --argjson a "$s0" --argjson b "$s1" --argjson load "$load" '
-		{variant: $v, round: $r, workload: $w, made: $made, time_run: $trun,
+		--argjson trun "$trun" --argjson a "$s0" --argjson b "$s1" --argjson load "$load" \
+		--argjson health "$health" --argjson extra "${4:-0}" '
+		{variant: $v, round: $r, workload: $w, extra: ($extra == 1), made: $made, time_run: $trun,
 		 iops: ($made / $trun), ops: ($b.ops - $a.ops), wall: ($b.t - $a.t),
 		 ticks: ($b.ticks - $a.ticks), osd_ticks: ($b.osd_ticks - $a.osd_ticks), run_ns: (($b.run_ns // 0) - ($a.run_ns // 0)),
 		 run_cnt: (($b.run_cnt // 0) - ($a.run_cnt // 0)), nprogs: ($b.nprogs // 0),
@@ -218,7 +276,8 @@ window() {
 			run_ns: (.value[0] - (($a.progs // {})[$k][0] // 0)),
 			run_cnt: (.value[1] - (($a.progs // {})[$k][1] // 0))})),
 		 rss_kb: $b.rss_kb, memlock: ($b.memlock // 0), maps: ($b.maps // []),
-		 stats_on: ($a.stats_on == 1 and $b.stats_on == 1), load1: $load}' >>"$WORK/windows.jsonl"
+		 stats_on: ($a.stats_on == 1 and $b.stats_on == 1), load1: $load,
+		 health: $health}' >>"$WORK/windows.jsonl"
 	printf 'bench: round %s %-9s %-5s %8.0f IOPS  load %s\n' "$2" "$1" "$3" \
 		"$(jq -n "$made / $trun")" "$load" >&2
 	if [ "$(jq -s 'last | .stats_on' "$WORK/windows.jsonl")" != true ]; then
@@ -241,11 +300,20 @@ fi
 for ((r = 1; r <= ROUNDS; r++)); do
 	for ((i = 0; i < ${#VARIANTS[@]}; i++)); do
 		v=${VARIANTS[$(((i + r - 1) % ${#VARIANTS[@]}))]}
-		tracer_start "$v"
+		tracer_start "$v" "$r"
 		window "$v" "$r" write
 		window "$v" "$r" rand
 		tracer_stop
 	done
+done
+# What moving probes costs the OSD: an osdhist that attaches and detaches
+# all the time, right after a window without tracer, both workloads.
+echo "bench: probe moves: none, then osdhist --sample $MOVES_SAMPLE" >&2
+for v in none moves; do
+	tracer_start "$v" extra
+	window "$v" "$((ROUNDS + 1))" write 1
+	window "$v" "$((ROUNDS + 1))" rand 1
+	tracer_stop
 done
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -264,11 +332,15 @@ jq -n --arg mode "$MODE" --argjson secs "$ROUND_SECS" --argjson rounds "$ROUNDS"
 	--arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo -dirty)" \
 	--arg load_start "$LOAD_START" --arg load_end "$LOAD_END" --argjson foreign "$foreign" \
 	--argjson all_args "$(printf '%s\n' "${ALL_ARGS[@]}" | jq -R . | jq -sc .)" \
+	--arg sample "$SAMPLE" --arg moves_sample "$MOVES_SAMPLE" \
 	--slurpfile notes "$WORK/notes.json" '
 	{mode: $mode, round_secs: $secs, rounds: $rounds, warmup: ($warmup == 1),
 	 variants: {none: "no tracer", osdhist: "osdhist -p OSDPID 1",
 	            "osdhist+": ("osdhist -p OSDPID " + ($all_args | join(" ")) + " 1"),
-	            bpftrace: "bpftrace bench/peer.bt"},
+	            bpftrace: "bpftrace bench/peer.bt",
+	            sampled: ("osdhist -p OSDPID --sample " + $sample + " --json 1"),
+	            moves: ("osdhist -p OSDPID --sample " + $moves_sample + " --json 1 (extra windows)")},
+	 sample: $sample, moves_sample: $moves_sample,
 	 workload: "rados bench -b 4096 -t 16: write --no-cleanup --reuse-bench, rand; 1 memstore OSD, private ceph-osd copy",
 	 machine: {date: $date, nproc: $nproc, cpus_possible: $ncpus_possible, cpu: $cpu,
 	           memory: $mem, kernel: $kernel, ceph: $ceph, bpftrace: $bpftrace,

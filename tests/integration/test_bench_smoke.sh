@@ -2,7 +2,9 @@
 # bench/run.sh --smoke: the benchmark runs end to end (its own cluster, every
 # variant, one short round) and its JSON holds sane figures; the client-op
 # counts it divides by are exact against the OSD's own `op` counter, and
-# osdhist's default mode runs exactly 3 BPF programs per client op.
+# osdhist's default mode runs exactly 3 BPF programs per client op; the
+# sampled variant (--sample 100ms/1s) runs well under 1 per op, moves its
+# probes, and the move-cost windows were measured.
 . "$(dirname "$0")/../lib.sh"
 
 lib_mktemp RES -d
@@ -19,7 +21,7 @@ check "a results file bench-YYYYmmdd-HHMMSS.json was written" \
 	test -n "$J" -a "$(ls "$RES" | grep -cE '^bench-[0-9]{8}-[0-9]{6}\.json$')" = 1
 check "the table and the targets were printed" grep -q '^PASS\|^MISS' "$OUT"
 
-for v in none osdhist osdhist+ bpftrace; do
+for v in none osdhist osdhist+ bpftrace sampled; do
 	for w in write read; do
 		iops=$(jq --arg v "$v" --arg w "$w" '.summary[$v].workloads[$w].iops_mean // 0' "$J")
 		check "$v $w: iops ($iops) > 0" jq -e -n "$iops > 0"
@@ -29,6 +31,19 @@ done
 hits=$(jq '.summary.osdhist.hits_per_op // 0' "$J")
 check "osdhist default: probe hits per client op ($hits) between 2.5 and 3.5" \
 	jq -e -n "$hits >= 2.5 and $hits <= 3.5"
+
+# Sampled: 3 x the duty cycle (10 %) plus the drains, so about 0.3.
+hits=$(jq '.summary.sampled.hits_per_op // 0' "$J")
+check "sampled: probe hits per client op ($hits) > 0 and < 1.0" jq -e -n "$hits > 0 and $hits < 1.0"
+moves=$(jq '.summary.sampled.sampling.window_moves // 0' "$J")
+check "sampled: the probes were moved (window_moves $moves > 0)" jq -e -n "$moves > 0"
+duty=$(jq '.summary.sampled.sampling.duty // 0' "$J")
+check "sampled: a duty cycle was measured ($duty > 0)" jq -e -n "$duty > 0"
+for w in write read; do
+	check "move cost: $w IOPS with probes moving measured" \
+		jq -e --arg w "$w" '.move_cost.workloads[$w].moves_iops > 0 and .move_cost.workloads[$w].none_iops > 0' "$J"
+done
+check "move cost: the probes were moved" jq -e '.move_cost.sampling.window_moves > 0' "$J"
 
 # Exact counts.  rados bench write --reuse-bench reads the bench metadata
 # object first and writes it at the end (2 ops more than "writes made");
@@ -40,7 +55,8 @@ while read -r v w made ops cnt; do
 	[ "$v" = osdhist ] &&
 		check_eq "osdhist $w: BPF program runs = 3 x client ops" "$cnt" $((3 * ops))
 done < <(jq -r '.windows[] | "\(.variant) \(.workload) \(.made) \(.ops) \(.run_cnt)"' "$J")
-check_eq "4 variants x 2 workloads measured" "$(jq '.windows | length' "$J")" 8
+check_eq "5 variants x 2 workloads measured" "$(jq '[.windows[] | select(.extra | not)] | length' "$J")" 10
+check_eq "move cost: none and moves x 2 workloads measured" "$(jq '[.windows[] | select(.extra)] | length' "$J")" 4
 check "map memory on a 64-CPU host computed" jq -e '.map_memory.host_64cpu.bytes > 0' "$J"
 check "the map model matches the kernel's figures on this host" \
 	jq -e '.map_memory.model_check == "exact"' "$J"
