@@ -32,7 +32,12 @@ deps:
 $(OUT):
 	@mkdir -p $@
 
+# The build needs kernel BTF for vmlinux.h.  The programs use no CO-RE
+# relocation, so loading should not need it (not tested without BTF).
 $(OUT)/vmlinux.h: | $(OUT)
+	@test -r /sys/kernel/btf/vmlinux || { echo "make: this kernel has no BTF" \
+		"(/sys/kernel/btf/vmlinux): build on a kernel with CONFIG_DEBUG_INFO_BTF," \
+		"then copy ./osdhist" >&2; exit 1; }
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 
 $(OUT)/osdhist.bpf.o: bpf/osdhist.bpf.c maps/osdhist.h $(OUT)/vmlinux.h
