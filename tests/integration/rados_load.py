@@ -2,6 +2,7 @@
 """Client load for tests/integration/test_flood.sh, through librados.
 
   rados_load.py put N              write objects canary.0 .. canary.N-1
+  rados_load.py writes TAG N       write N new objects canary.TAG.0 .. N-1
   rados_load.py canary N OPS       stat canary.0 .. canary.N-1 in turn, OPS times
   rados_load.py canary N --secs S  the same for S seconds
   rados_load.py flood SECS DEPTH   stat missing objects for SECS seconds,
@@ -94,12 +95,16 @@ def flood(ioctx, secs, depth):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("put", "canary", "flood", "paced"):
+    if len(argv) < 3 or argv[1] not in ("put", "writes", "canary", "flood", "paced"):
         sys.exit(__doc__)
     cluster, ioctx = connect()
     try:
         if argv[1] == "put":
             out = put(ioctx, int(argv[2]))
+        elif argv[1] == "writes":
+            for i in range(int(argv[3])):
+                ioctx.write_full(f"canary.{argv[2]}.{i}", b"x")
+            out = f"ops {argv[3]}"
         elif argv[1] == "canary" and argv[3:4] == ["--secs"]:
             out = canary(ioctx, int(argv[2]), secs=float(argv[4]))
         elif argv[1] == "canary":

@@ -4,21 +4,14 @@
 . "$(dirname "$0")/../lib.sh"
 
 cluster_up --osds 1
-OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
 PID0=$(osd_pid 0)
 
 # Only our OSD (-p): other clusters may run on this host, with an osd.0 too.
 # Starts osdhist in the background (JSON, one long interval: everything lands
 # in the final snapshot at SIGINT) and waits until its probes are attached.
 tracer_start() {
-	TOUT=$(mktemp -p "$CLUSTER_DIR") TERR=$(mktemp -p "$CLUSTER_DIR")
-	"$OSDHIST" --json -p "$PID0" "$@" 3600 >"$TOUT" 2>"$TERR" &
-	TPID=$!
-	for _ in $(seq 100); do
-		grep -q "attached to ceph-osd" "$TERR" && return 0
-		kill -0 $TPID 2>/dev/null || break
-		sleep 0.1
-	done
+	oh_start -p "$PID0" "$@" 3600
+	oh_wait_attached && return 0
 	cat "$TERR" >&2
 	fail "osdhist did not attach"
 	finish

@@ -88,12 +88,13 @@ for round in 1 2 3; do
 	check_eq "sampled $round: no end without its entry" "$(h end_without_entry)" 0
 	check_eq "sampled $round: no drain timed out" "$(h drain_timeout)" 0
 	check_eq "sampled $round: no loss at all" "$(h losses)" 0
-	check "sampled $round: ops started between windows were set apart" [ "$(h started_outside)" -gt 0 ]
 	check_eq "sampled $round: every followed op ended or is in flight" "$(h started)" $(( $(h ended) + $(h inflight) ))
 done
 
 # Same histogram: p50 and p99 of the sampled ops within one bucket of the
-# full tracers', buckets merged over all their intervals.
+# full tracers', buckets merged over all their intervals.  (p99 is set by the
+# slowest ~1 % of ~6000 ops: a stall of the host during one turn moves it;
+# run this test alone.)
 bucket='def b: if . < 256 then 0 else (. | log2 | floor) as $k | 1 + ($k - 8) * 8 + ((. / pow(2; $k - 3)) | floor) % 8 end;'
 pct() {	# FILE Q -> value in ns from the merged buckets
 	jq -s --argjson q "$2" '[.[] | select(.type=="hist" and .class=="read" and .phase=="total") | .buckets[]]

@@ -36,13 +36,7 @@ health_at() { # N FIELD
 # K writes of small new objects from one client.  /usr/bin/python3: the
 # Debian python3-rados module is not on another python's path.
 canary() { # TAG
-	/usr/bin/python3 - "$CEPH_CONF" "$POOL" "$1" "$K" <<'EOF'
-import sys, rados
-conf, pool, tag, k = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-with rados.Rados(conffile=conf) as c, c.open_ioctx(pool) as io:
-    for i in range(k):
-        io.write_full("canary.%s.%d" % (tag, i), b"x")
-EOF
+	/usr/bin/python3 "$(dirname "$0")/rados_load.py" writes "$1" "$K" >/dev/null
 }
 
 # The id of osdhist's own map NAME, through its fds (bpftool 7.1 here does

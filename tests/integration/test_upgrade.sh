@@ -30,13 +30,7 @@ attached "$INO_OLD" || { cat "$TERR"; fail "osdhist attached to $BIN"; finish; }
 # K writes of small new objects.  /usr/bin/python3: the Debian python3-rados
 # module is not on another python's path.
 canary() { # TAG
-	/usr/bin/python3 - "$CEPH_CONF" "$POOL" "$1" "$K" <<'EOF'
-import sys, rados
-conf, pool, tag, k = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-with rados.Rados(conffile=conf) as c, c.open_ioctx(pool) as io:
-    for i in range(k):
-        io.write_full("canary.%s.%d" % (tag, i), b"x")
-EOF
+	/usr/bin/python3 "$(dirname "$0")/rados_load.py" writes "$1" "$K" >/dev/null
 }
 # canary TAG between two snapshots: osdhist's writes = op_w delta = K.
 check_canary() { # TAG
