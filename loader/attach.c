@@ -65,6 +65,9 @@ static bool wanted(struct tracer *t, int fn)
 	return prog_of(t, fn) && t->win != WIN_CLOSED;
 }
 
+/* Longest wait between attaching a window's probes and opening its gate. */
+#define SETTLE_S 0.05
+
 static void *destroy_one(void *link)
 {
 	bpf_link__destroy(link);
@@ -167,8 +170,16 @@ int tracer_set_window(struct tracer *t, enum window win)
 		if (sync_links(t, &t->bins[i]) < 0)
 			err = -1;
 	}
-	if (win == WIN_OPEN)
+	if (win == WIN_OPEN) {
+		/* Let the OSD get past the probes' installation before its ops
+		 * count: measured, ops starting in the first tens of ms after
+		 * the attach had a p99 one or two buckets above full tracing's. */
+		double s = t->opt->sample_on / 4 < SETTLE_S ? t->opt->sample_on / 4 : SETTLE_S;
+		struct timespec settle = { 0, (long)(s * 1e9) };
+
+		nanosleep(&settle, NULL);
 		mark_window_open(t);
+	}
 	return err;
 }
 
