@@ -86,10 +86,15 @@ static __always_inline __u64 read_u64(const void *addr)
 	return v;
 }
 
-/* Message type of an OpRequest: op->request->header.type.  0 if unreadable. */
-static __always_inline __u16 msg_type(__u64 op)
+/* The op's Message* (OpRequest::request); 0 if unreadable. */
+static __always_inline __u64 op_msg(__u64 op)
 {
-	__u64 msg = read_u64((void *)(op + off_op_request));
+	return read_u64((void *)(op + off_op_request));
+}
+
+/* Message::header.type; 0 if unreadable. */
+static __always_inline __u16 msg_type(__u64 msg)
+{
 	__u16 type = 0;
 
 	if (!msg || bpf_probe_read_user(&type, sizeof(type),
@@ -109,9 +114,8 @@ static __always_inline __u64 utime_ns(const void *addr)
 
 /* An op that ends without an entry: a loss, unless the messenger received it
  * before the start probe was attached (Message::recv_stamp). */
-static __always_inline int count_miss(__u64 op, __u32 loss)
+static __always_inline int count_miss(__u64 msg, __u32 loss)
 {
-	__u64 msg = read_u64((void *)(op + off_op_request));
 	__u64 recv = msg ? utime_ns((void *)(msg + off_msg_recv)) : 0;
 
 	return count(recv && recv < window_open_rt ? H_OUTSIDE : loss);
@@ -188,7 +192,7 @@ int BPF_KPROBE(op_enqueue, void *osd, void **opref)
 
 	if (!op)
 		return count(H_READ_FAIL);
-	type = msg_type(op);
+	type = msg_type(op_msg(op));
 	if (!type)
 		return count(H_READ_FAIL);
 	if (!followed(type))
@@ -245,7 +249,7 @@ static __always_inline int success_end(__u64 op, bool subop)
 	__u64 now = bpf_ktime_get_ns();
 
 	if (!st)
-		return count_miss(op, H_DONE_MISS);
+		return count_miss(op_msg(op), H_DONE_MISS);
 	if (st->done)
 		return count(H_DONE_MISS);
 	st->done = 1;
@@ -298,8 +302,10 @@ int BPF_KPROBE(op_unregister, void *tracker, void *op)
 	st = bpf_map_lookup_elem(&inflight, &key);
 	if (!st) {
 		/* Only a loss if it is a kind of op we follow. */
-		if (followed(msg_type(key.op)))
-			count_miss(key.op, H_END_MISS);
+		__u64 msg = op_msg(key.op);
+
+		if (followed(msg_type(msg)))
+			count_miss(msg, H_END_MISS);
 		return 0;
 	}
 	if (st->outside) {
