@@ -92,19 +92,25 @@ static void destroy_links(struct bpf_link **links, int n)
 	}
 }
 
-/* Detach, on every binary, the probes the window does not want. */
-static void detach_unwanted(struct tracer *t)
+/* Detach, on every binary, the probes the window does not want (all of
+ * them with all set: at exit). */
+static void detach_unwanted(struct tracer *t, bool all)
 {
 	struct bpf_link *links[NR_PROBE_FNS * MAX_BINARIES];
 	int n = 0;
 
 	for (int i = 0; i < t->nbins; i++)
 		for (int f = 0; f < NR_PROBE_FNS; f++)
-			if (t->bins[i].links[f] && !wanted(t, f)) {
+			if (t->bins[i].links[f] && (all || !wanted(t, f))) {
 				links[n++] = t->bins[i].links[f];
 				t->bins[i].links[f] = NULL;
 			}
 	destroy_links(links, n);
+}
+
+void tracer_detach_all(struct tracer *t)
+{
+	detach_unwanted(t, true);
 }
 
 /* Attach what the window wants and is missing.  0, 1 when a probe could not
@@ -163,7 +169,7 @@ int tracer_set_window(struct tracer *t, enum window win)
 	if (win != WIN_DRAIN)
 		t->skel->bss->window_open_rt = ~0ULL;
 	t->win = win;
-	detach_unwanted(t);
+	detach_unwanted(t, false);
 	for (int i = 0; i < t->nbins; i++) {
 		if (t->bins[i].refused)
 			continue;
@@ -277,8 +283,7 @@ void detach_unused(struct tracer *t)
 			fprintf(stderr, "osdhist: released ceph-osd %s (build-id %s, "
 				"inode %lu): no process runs it any more\n",
 				b->where, b->build_id, (unsigned long)b->ino);
-		for (int f = 0; f < NR_PROBE_FNS; f++)
-			bpf_link__destroy(b->links[f]);
+		destroy_links(b->links, NR_PROBE_FNS);
 		if (b->fd >= 0)
 			close(b->fd);
 		t->bins[i--] = t->bins[--t->nbins];

@@ -38,17 +38,9 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-static double now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void sleep_until(double t)
 {
-	double d = t - now_mono();
+	double d = t - mono_now();
 	struct timespec ts;
 
 	if (d <= 0)
@@ -145,13 +137,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	last = now_mono();
+	last = mono_now();
 	next_print = last + o.interval;
 	next_scan = last;
 	t.win_since = t.period_start = last;	/* the first window opens now */
 	next_sample = last;
 	while (!stop) {
-		double now = now_mono();
+		double now = mono_now();
 
 		if (now >= next_scan) {
 			traced = tracer_discover(&t);
@@ -190,12 +182,12 @@ int main(int argc, char **argv)
 				break;
 		}
 		if (now >= next_sample)
-			next_sample = sampler_step(&t, now_mono());
+			next_sample = sampler_step(&t, mono_now());
 		wake = next_scan < next_print ? next_scan : next_print;
 		sleep_until(next_sample < wake ? next_sample : wake);
 	}
 	if (stop && !err)	/* SIGINT/SIGTERM, -p gone: a final snapshot */
-		print_snapshot(&t, &o, now_mono() - last);
+		print_snapshot(&t, &o, mono_now() - last);
 	tracer_close(&t);
 	export_stop();
 	return err;

@@ -168,6 +168,7 @@ static const struct {
 static void print_health(FILE *f, const struct report *r)
 {
 	const struct health_report *h = &r->health;
+	struct loader_loss ll[NR_LOADER_LOSSES];
 	char name[96];
 
 	for (int i = 0; i < NR_HEALTH; i++) {
@@ -190,11 +191,10 @@ static void print_health(FILE *f, const struct report *r)
 		if (health_is_loss(i))
 			fprintf(f, "osdhist_ops_lost_total{reason=\"%s\"} %llu\n",
 				health_name[i], (unsigned long long)h->bpf[i]);
-	fprintf(f, "osdhist_ops_lost_total{reason=\"reaped_dead_proc\"} %llu\n"
-		"osdhist_ops_lost_total{reason=\"drain_timeout\"} %llu\n"
-		"osdhist_ops_lost_total{reason=\"unknown_proc_ops\"} %llu\n",
-		(unsigned long long)h->reaped, (unsigned long long)h->drain_timeouts,
-		(unsigned long long)h->unknown_ops);
+	health_loader_losses(h, ll);
+	for (int i = 0; i < NR_LOADER_LOSSES; i++)
+		fprintf(f, "osdhist_ops_lost_total{reason=\"%s\"} %llu\n",
+			ll[i].name, (unsigned long long)ll[i].value);
 
 	one(f, "osdhist_inflight_ops", "gauge",
 	    "Ops in the in-flight map now.", h->inflight);

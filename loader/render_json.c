@@ -39,6 +39,7 @@ static void print_series(FILE *f, const struct report *r, const struct series_de
 static void print_health(FILE *f, const struct report *r)
 {
 	const struct health_report *h = &r->health;
+	struct loader_loss ll[NR_LOADER_LOSSES];
 
 	fprintf(f, "{\"type\":\"health\",\"time\":%.3f,\"interval_s\":%.3f,"
 		"\"traced_s\":%.3f,\"sampled\":%s,\"window_moves\":%llu,"
@@ -47,12 +48,11 @@ static void print_health(FILE *f, const struct report *r)
 		h->window_move_s);
 	for (int i = 0; i < NR_HEALTH; i++)
 		fprintf(f, ",\"%s\":%llu", health_name[i], (unsigned long long)h->bpf[i]);
-	fprintf(f, ",\"reaped_dead_proc\":%llu,\"drain_timeout\":%llu,"
-		"\"unknown_proc_ops\":%llu,"
-		"\"inflight\":%llu,\"inflight_max\":%llu,\"hist_keys\":%llu,"
+	health_loader_losses(h, ll);
+	for (int i = 0; i < NR_LOADER_LOSSES; i++)
+		fprintf(f, ",\"%s\":%llu", ll[i].name, (unsigned long long)ll[i].value);
+	fprintf(f, ",\"inflight\":%llu,\"inflight_max\":%llu,\"hist_keys\":%llu,"
 		"\"hist_keys_max\":%llu,\"osds\":%d,\"binaries\":%d,\"losses\":%llu}\n",
-		(unsigned long long)h->reaped, (unsigned long long)h->drain_timeouts,
-		(unsigned long long)h->unknown_ops,
 		(unsigned long long)h->inflight, (unsigned long long)h->inflight_max,
 		(unsigned long long)h->hists, (unsigned long long)h->hists_max,
 		h->osds, h->binaries, (unsigned long long)health_losses(h));

@@ -79,6 +79,7 @@ static void print_series(FILE *f, const struct series_delta *s,
 static void print_health(FILE *f, const struct health_report *h)
 {
 	__u64 losses = health_losses(h);
+	struct loader_loss ll[NR_LOADER_LOSSES];
 
 	fprintf(f, "%shealth: %d osd, %d binary, started %llu, ended %llu, "
 		"in flight %llu/%llu, hist keys %llu/%llu, ignored msgs %llu",
@@ -97,12 +98,10 @@ static void print_health(FILE *f, const struct health_report *h)
 		if (health_is_loss(i) && h->bpf[i])
 			fprintf(f, " %s=%llu", health_name[i],
 				(unsigned long long)h->bpf[i]);
-	if (h->reaped)
-		fprintf(f, " reaped_dead_proc=%llu", (unsigned long long)h->reaped);
-	if (h->drain_timeouts)
-		fprintf(f, " drain_timeout=%llu", (unsigned long long)h->drain_timeouts);
-	if (h->unknown_ops)
-		fprintf(f, " unknown_proc_ops=%llu", (unsigned long long)h->unknown_ops);
+	health_loader_losses(h, ll);
+	for (int i = 0; i < NR_LOADER_LOSSES; i++)
+		if (ll[i].value)
+			fprintf(f, " %s=%llu", ll[i].name, (unsigned long long)ll[i].value);
 	fprintf(f, "\n");
 }
 

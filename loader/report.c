@@ -36,9 +36,22 @@ bool health_is_loss(int h)
 	       h == H_HIST_FAIL || h == H_READ_FAIL;
 }
 
+void health_loader_losses(const struct health_report *h,
+			  struct loader_loss out[NR_LOADER_LOSSES])
+{
+	out[0] = (struct loader_loss){ "reaped_dead_proc", h->reaped };
+	out[1] = (struct loader_loss){ "drain_timeout", h->drain_timeouts };
+	out[2] = (struct loader_loss){ "unknown_proc_ops", h->unknown_ops };
+}
+
 __u64 health_losses(const struct health_report *h)
 {
-	__u64 n = h->reaped + h->unknown_ops + h->drain_timeouts;
+	struct loader_loss ll[NR_LOADER_LOSSES];
+	__u64 n = 0;
+
+	health_loader_losses(h, ll);
+	for (int i = 0; i < NR_LOADER_LOSSES; i++)
+		n += ll[i].value;
 
 	for (int i = 0; i < NR_HEALTH; i++)
 		if (health_is_loss(i))

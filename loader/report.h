@@ -51,6 +51,15 @@ extern const char *const health_name[NR_HEALTH];
 
 /* Counters that mean an op was not followed (as opposed to activity). */
 bool health_is_loss(int h);
+
+/* The loss counters the loader keeps, beside the BPF ones, in output order. */
+#define NR_LOADER_LOSSES 3
+struct loader_loss {
+	const char *name;
+	__u64 value;
+};
+void health_loader_losses(const struct health_report *h,
+			  struct loader_loss out[NR_LOADER_LOSSES]);
 /* Total of every loss counter, loader-side ones included. */
 __u64 health_losses(const struct health_report *h);
 

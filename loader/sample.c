@@ -9,20 +9,11 @@
  * is detached until the next PERIOD.
  */
 #include <stdio.h>
-#include <time.h>
 
 #include "tracer.h"
 
 /* How often a draining window checks whether its ops have ended. */
 #define DRAIN_POLL 0.005
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Traced time runs from the moment the gate opens (after the probes are in)
  * to the moment it shuts. */
@@ -35,7 +26,7 @@ static void move_to(struct tracer *t, enum window win, double now)
 	if (tracer_set_window(t, win))
 		fprintf(stderr, "osdhist: some probes could not be moved to the "
 			"next sampling window\n");
-	done = mono();
+	done = mono_now();
 	t->moves++;
 	t->move_time += done - now;
 	t->win_since = win == WIN_OPEN ? done : now;

@@ -253,9 +253,8 @@ int tracer_snapshot(struct tracer *t, struct report *r)
 	if (r->sampled) {
 		double traced = t->traced;
 
-		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (t->win == WIN_OPEN)
-			traced += now.tv_sec + now.tv_nsec / 1e9 - t->win_since;
+			traced += mono_now() - t->win_since;
 		r->traced = traced - t->traced_prev;
 		t->traced_prev = traced;
 	}

@@ -71,12 +71,10 @@ int tracer_open(struct tracer *t, const struct options *opt)
 
 void tracer_close(struct tracer *t)
 {
-	for (int i = 0; i < t->nbins; i++) {
-		for (int f = 0; f < NR_PROBE_FNS; f++)
-			bpf_link__destroy(t->bins[i].links[f]);
+	tracer_detach_all(t);
+	for (int i = 0; i < t->nbins; i++)
 		if (t->bins[i].fd >= 0)
 			close(t->bins[i].fd);
-	}
 	osdhist_bpf__destroy(t->skel);
 	free(t->series);
 	free(t->deltas);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "binary.h"
 #include "cli.h"
@@ -78,12 +79,23 @@ struct tracer {
 	double move_time;	/* ... and the seconds they took */
 };
 
+/* CLOCK_MONOTONIC in seconds: the clock of every interval and window. */
+static inline double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* Loads the BPF programs (no probe yet).  0, or -1 after one line on stderr. */
 int tracer_open(struct tracer *t, const struct options *opt);
 void tracer_close(struct tracer *t);
 
 /* attach.c: attach to the binary of a process, once per inode. */
 int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t ino);
+/* Detach every probe of every binary, all at once. */
+void tracer_detach_all(struct tracer *t);
 /* Move every binary's probes to what window win wants. */
 int tracer_set_window(struct tracer *t, enum window win);
 void detach_unused(struct tracer *t);
