@@ -7,8 +7,9 @@
   rados_load.py canary N --secs S  the same for S seconds
   rados_load.py flood SECS DEPTH   stat missing objects for SECS seconds,
                                    DEPTH of them in flight at a time
-  rados_load.py paced N RATE SECS  stat canary.0 .. canary.N-1 in turn, RATE
-                                   per second, for SECS seconds
+  rados_load.py paced RATE SECS OBJ...
+                                   stat the objects OBJ... in turn, RATE per
+                                   second, for SECS seconds
 
 The cluster is $CEPH_CONF, the pool $POOL. Each command prints one result
 line, "ops N secs S" (flood: "ops N enoent N other N secs S"), and exits
@@ -55,7 +56,7 @@ def canary(ioctx, n, ops=None, secs=None):
     return f"ops {done} secs {time.monotonic() - t0:.3f}"
 
 
-def paced(ioctx, n, rate, secs):
+def paced(ioctx, rate, secs, objs):
     """A steady load that does not saturate the OSD: its rate does not
     depend on whether probes are attached (sampling tests)."""
     done = 0
@@ -65,7 +66,7 @@ def paced(ioctx, n, rate, secs):
         now = time.monotonic()
         if now < due:
             time.sleep(due - now)
-        ioctx.stat(f"canary.{done % n}")
+        ioctx.stat(objs[done % len(objs)])
         done += 1
         due += 1.0 / rate
     return f"ops {done} secs {time.monotonic() - t0:.3f}"
@@ -110,7 +111,9 @@ def main(argv):
         elif argv[1] == "canary":
             out = canary(ioctx, int(argv[2]), ops=int(argv[3]))
         elif argv[1] == "paced":
-            out = paced(ioctx, int(argv[2]), float(argv[3]), float(argv[4]))
+            if len(argv) < 5:
+                sys.exit(__doc__)
+            out = paced(ioctx, float(argv[2]), float(argv[3]), argv[4:])
         else:
             out = flood(ioctx, float(argv[2]), int(argv[3]))
         print(out, flush=True)
