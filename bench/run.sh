@@ -62,13 +62,14 @@ for t in "$OSDHIST" "$BPFTRACE" bpftool jq python3 rados ceph cc; do
 	command -v "$t" >/dev/null || die "$t not found (make deps installs everything)"
 done
 
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 WORK=$(mktemp -d /tmp/osdhist-bench.XXXXXX)
 TPID="" STATS_PID=""
 cleanup() {
 	tracer_stop || true
 	[ -z "$STATS_PID" ] || { kill "$STATS_PID" 2>/dev/null; wait "$STATS_PID" 2>/dev/null; } || true
-	[ ! -d "$WORK/cluster" ] || scripts/cluster.sh stop "$WORK/cluster" >/dev/null 2>&1 ||
-		echo "bench: stopping the cluster in $WORK/cluster failed" >&2
+	bench_cluster_stop
 	rm -rf -- "$WORK"
 }
 trap cleanup EXIT
@@ -88,17 +89,9 @@ else
 fi
 
 # --- the cluster ------------------------------------------------------------
-# The OSD runs a private copy of ceph-osd (another inode): uprobes are per
-# inode, so osdhists and bpftraces of other users of this host attached to
-# /usr/bin/ceph-osd do not trap our OSD, and the peer's probes (bpftrace -p
-# does not filter uprobes) hit our OSD only.
-mkdir -p "$WORK/bin"
-cp /usr/bin/ceph-osd "$WORK/bin/ceph-osd"
-PATH=$WORK/bin:$PATH scripts/cluster.sh start "$WORK/cluster" --osds 1 --store memstore >&2 ||
-	die "cluster start failed"
-# shellcheck disable=SC1091
-. "$WORK/cluster/env"
-OSDPID=$(scripts/cluster.sh osd-pid "$WORK/cluster" 0)
+# The peer's probes (bpftrace -p does not filter uprobes) hit our OSD only:
+# it runs a private copy of ceph-osd.
+bench_cluster_start
 ASOK=$WORK/cluster/run/ceph-osd.0.asok
 sed "s|/usr/bin/ceph-osd|$WORK/bin/ceph-osd|" bench/peer.bt >"$WORK/peer.bt"
 
@@ -106,25 +99,9 @@ cc -Wall -Imaps -o "$WORK/mapsizes" bench/mapsizes.c || die "cannot build bench/
 "$WORK/mapsizes" >"$WORK/mapsizes.json"
 
 # --- measuring --------------------------------------------------------------
-# BPF run time and run counts: on for as long as bench/bpf_stats.py holds
-# its BPF_ENABLE_STATS fd (the kernel.bpf_stats_enabled switch, but per
-# holder: nothing to restore afterwards, even if this script is killed, and
-# another bench on the host cannot switch ours off).
-python3 bench/bpf_stats.py >"$WORK/stats.out" &
-STATS_PID=$!
-for _ in $(seq 50); do
-	grep -q on "$WORK/stats.out" && break
-	kill -0 "$STATS_PID" 2>/dev/null || die "cannot enable BPF run-time statistics"
-	sleep 0.1
-done
+bench_stats_on
 
 osd_ops() { timeout 30 ceph --admin-daemon "$ASOK" perf dump | jq '.osd.op'; }
-
-# ids of the BPF programs or maps (KIND prog|map) held open by PID: this
-# bpftool (7.1, Debian) lists no "pids", the process's fdinfo does.
-bpf_ids() { # KIND PID
-	grep -h "^$1_id:" /proc/"$2"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un | jq -sc .
-}
 
 # One JSON sample of everything a window needs, for tracer TPID (may be empty).
 sample() {

@@ -1,0 +1,44 @@
+# shellcheck shell=bash
+# bench/lib.sh: what bench/run.sh and bench/duty.sh share.  Needs WORK (a
+# private temp dir), ROOT (the repository) and die().
+
+# A throwaway cluster with one memstore OSD in WORK/cluster, running a
+# private copy of ceph-osd (another inode): uprobes are per inode, so
+# tracers of other users of this host attached to /usr/bin/ceph-osd do not
+# trap our OSD.  Sets OSDPID and the cluster's env (CEPH_CONF, POOL, ...).
+bench_cluster_start() {
+	mkdir -p "$WORK/bin"
+	cp /usr/bin/ceph-osd "$WORK/bin/ceph-osd"
+	PATH=$WORK/bin:$PATH "$ROOT/scripts/cluster.sh" start "$WORK/cluster" --osds 1 --store memstore >&2 ||
+		die "cluster start failed"
+	# shellcheck disable=SC1091
+	. "$WORK/cluster/env"
+	OSDPID=$("$ROOT/scripts/cluster.sh" osd-pid "$WORK/cluster" 0)
+}
+
+bench_cluster_stop() {
+	[ ! -d "$WORK/cluster" ] || "$ROOT/scripts/cluster.sh" stop "$WORK/cluster" >/dev/null 2>&1 ||
+		echo "bench: stopping the cluster in $WORK/cluster failed" >&2
+}
+
+# BPF run time and run counts: on for as long as bench/bpf_stats.py holds
+# its BPF_ENABLE_STATS fd (the kernel.bpf_stats_enabled switch, but per
+# holder: nothing to restore afterwards, even if the bench is killed, and
+# another bench on the host cannot switch ours off).  Sets STATS_PID.
+bench_stats_on() {
+	python3 "$ROOT/bench/bpf_stats.py" >"$WORK/stats.out" &
+	STATS_PID=$!
+	for _ in $(seq 50); do
+		grep -q on "$WORK/stats.out" && return 0
+		kill -0 "$STATS_PID" 2>/dev/null || die "cannot enable BPF run-time statistics"
+		sleep 0.1
+	done
+	die "bench/bpf_stats.py did not enable BPF run-time statistics"
+}
+
+# ids of the BPF programs or maps (KIND prog|map) held open by PID, as a
+# JSON array: this bpftool (7.1, Debian) lists no "pids", the process's
+# fdinfo does.
+bpf_ids() { # KIND PID
+	grep -h "^$1_id:" /proc/"$2"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un | jq -sc .
+}
