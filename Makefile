@@ -22,7 +22,7 @@ LIB_SRCS    := $(filter-out loader/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps clean test unit-test integration-test demo bench install
+.PHONY: all deps clean test unit-test integration-test demo bench bench-duty install
 
 all: deps osdhist
 
@@ -72,6 +72,9 @@ demo: all
 
 bench: all
 	@bench/run.sh
+
+bench-duty: all
+	@bench/duty.sh
 
 # The unit's ExecStart names the installed binary: generated from
 # dist/osdhist.service.in with BINDIR substituted.

@@ -10,15 +10,20 @@
 lib_mktemp RES -d
 OUT=$(mktemp)
 _LIB_TMPS+=("$OUT")
-if ! "$LIB_ROOT/bench/run.sh" --smoke --results "$RES" >"$OUT" 2>&1; then
-	tail -n 30 "$OUT" | sed 's/^/    /'
-	fail "bench/run.sh --smoke exited non-zero"
-	finish
-fi
-pass "bench/run.sh --smoke exits 0"
-J=$(ls "$RES"/bench-*.json 2>/dev/null | head -n 1)
-check "a results file bench-YYYYmmdd-HHMMSS.json was written" \
-	test -n "$J" -a "$(ls "$RES" | grep -cE '^bench-[0-9]{8}-[0-9]{6}\.json$')" = 1
+# smoke SCRIPT PREFIX: bench/SCRIPT --smoke exits 0 and writes one
+# RES/PREFIX-YYYYmmdd-HHMMSS.json, then J names it; stdout+stderr in OUT.
+smoke() {
+	if ! "$LIB_ROOT/bench/$1" --smoke --results "$RES" >"$OUT" 2>&1; then
+		tail -n 30 "$OUT" | sed 's/^/    /'
+		fail "bench/$1 --smoke exited non-zero"
+		finish
+	fi
+	pass "bench/$1 --smoke exits 0"
+	J=$(ls "$RES"/"$2"-*.json 2>/dev/null | head -n 1)
+	check "a results file $2-YYYYmmdd-HHMMSS.json was written" \
+		test -n "$J" -a "$(ls "$RES" | grep -cE "^$2-[0-9]{8}-[0-9]{6}\.json$")" = 1
+}
+smoke run.sh bench
 check "the table and the targets were printed" grep -q '^PASS\|^MISS' "$OUT"
 
 for v in none osdhist osdhist+ bpftrace sampled; do
@@ -60,4 +65,25 @@ check_eq "move cost: none and moves x 2 workloads measured" "$(jq '[.windows[] |
 check "map memory on a 64-CPU host computed" jq -e '.map_memory.host_64cpu.bytes > 0' "$J"
 check "the map model matches the kernel's figures on this host" \
 	jq -e '.map_memory.model_check == "exact"' "$J"
+
+# bench/duty.sh --smoke: one rados bench per -t, the variants in turn on it.
+smoke duty.sh duty
+check_eq "4 variants x 2 workloads measured" "$(jq '.segments | length' "$J")" 8
+for t in t1 t16; do
+	s() { jq ".workloads.$t.summary.$1" "$J"; }
+	for v in none osdhist sampled fast; do
+		check "$t $v: iops ($(s $v.iops_mean)) > 0" jq -e -n "$(s $v.iops_mean) > 0"
+	done
+	# a segment's client ops come from rados bench's per-second lines: not exact
+	check "$t osdhist: probe hits per client op ($(s osdhist.hits_per_op)) about 3" \
+		jq -e -n "$(s osdhist.hits_per_op) > 2.7 and $(s osdhist.hits_per_op) < 3.3"
+	check "$t sampled: hits per op ($(s sampled.hits_per_op)) under 1" \
+		jq -e -n "$(s sampled.hits_per_op) > 0 and $(s sampled.hits_per_op) < 1"
+	check "$t sampled: duty cycle ($(s sampled.duty)) about 10 %" \
+		jq -e -n "$(s sampled.duty) > 0.05 and $(s sampled.duty) < 0.15"
+	check "$t fast: moves its probes more often than sampled" \
+		jq -e -n "$(s fast.moves_per_s) > $(s sampled.moves_per_s) and $(s sampled.moves_per_s) > 1"
+	check_eq "$t: no tracer lost an op" "$(jq "[.workloads.$t.summary[] | .losses // 0] | add" "$J")" 0
+	check "$t: the model was computed" jq -e ".workloads.$t.model_loss.per_hit != null" "$J"
+done
 finish

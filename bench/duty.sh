@@ -1,0 +1,163 @@
+#!/bin/bash
+# bench/duty.sh (make bench-duty): does osdhist's cost fall with the duty
+# cycle of --sample?
+#
+# bench/run.sh starts a new rados bench for every variant and round: on a
+# small VM the client's own start and the host's drift between rounds move
+# IOPS by 5-10 %, more than a 10 % duty cycle's share of the cost.  Here one
+# rados bench rand runs throughout, and the tracer variants take turns on it
+# in short segments, in an order rotated every rotation; each segment's IOPS
+# comes from rados bench's per-second lines inside it, and its loss is
+# paired with the segment without tracer of the same rotation.
+#
+#   none      no tracer
+#   osdhist   osdhist -p OSDPID --json 1            (full tracing)
+#   sampled   osdhist ... --sample 100ms/1s         (10 % duty cycle)
+#   fast      osdhist ... --sample 10ms/250ms       (12 probe moves a second,
+#             for what moving the probes costs)
+#
+# Two workloads, 4 KiB random reads (rados bench writes would fill memstore's
+# RAM in one long run): -t 1, where every microsecond the probes add to an
+# op is on its path and shows in IOPS, and -t 16, the saturated OSD.
+# Per variant: IOPS, loss vs none (mean and standard error over the
+# rotations), probe hits per client op (BPF run counts), the OSD's CPU time
+# per op (its threads' schedstat), duty cycle and probe moves (osdhist's own
+# health lines).  Then the model the issue asks about: full mode's loss per
+# hit, the moves' loss per move/s (from fast), and the sampled loss they
+# predict, next to the measured one and to "full x duty".
+# A table on stdout, the same figures in bench/results/duty-*.json.
+#
+# Usage: bench/duty.sh [--rotations N] [--segment-secs N] [--depths "1 16"]
+#                      [--smoke] [--results DIR]
+#   --depths  the rados bench -t values to run, in turn
+#   --smoke   1 rotation of 2 s segments (for tests/integration)
+# Env: OSDHIST (default ./osdhist).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+ROT=10 SEG=8 MODE=full
+WORKLOADS=(1 16)	# rados bench -t
+RESULTS=$ROOT/bench/results
+OSDHIST=${OSDHIST:-$ROOT/osdhist}
+
+usage() { sed -n '/^# Usage:/,/^# Env:/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+die() { echo "bench: $*" >&2; exit 1; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rotations) ROT=${2:?}; shift 2 ;;
+	--segment-secs) SEG=${2:?}; shift 2 ;;
+	--depths) read -r -a WORKLOADS <<<"${2:?}"; shift 2 ;;
+	--smoke) ROT=1 SEG=2 MODE=smoke; shift ;;
+	--results) RESULTS=${2:?}; shift 2 ;;
+	*) usage ;;
+	esac
+done
+[[ $ROT =~ ^[1-9][0-9]*$ ]] || die "--rotations must be a positive integer"
+[[ $SEG =~ ^[1-9][0-9]*$ ]] || die "--segment-secs must be a positive integer"
+for t in "${WORKLOADS[@]}"; do
+	[[ $t =~ ^[1-9][0-9]*$ ]] || die "--depths takes positive integers, e.g. \"1 16\""
+done
+[ ${#WORKLOADS[@]} -gt 0 ] || die "--depths takes positive integers, e.g. \"1 16\""
+[ "$(id -u)" = 0 ] || die "needs root (BPF, uprobes, bpf_stats): run 'sudo make bench-duty'"
+for t in "$OSDHIST" bpftool jq python3 rados; do
+	command -v "$t" >/dev/null || die "$t not found (make deps installs everything)"
+done
+
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+WORK=$(mktemp -d /tmp/osdhist-duty.XXXXXX)
+TPID="" STATS_PID="" RPID=""
+cleanup() {
+	[ -z "$TPID" ] || { kill -INT "$TPID"; wait "$TPID"; } 2>/dev/null || true
+	[ -z "$RPID" ] || { kill "$RPID"; wait "$RPID"; } 2>/dev/null || true
+	[ -z "$STATS_PID" ] || { kill "$STATS_PID"; wait "$STATS_PID"; } 2>/dev/null || true
+	bench_cluster_stop
+	rm -rf -- "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+VARIANTS=(none osdhist sampled fast)
+declare -A ARGS=([osdhist]="" [sampled]="--sample 100ms/1s" [fast]="--sample 10ms/250ms")
+
+bench_cluster_start
+bench_stats_on
+
+# The OSD's CPU time so far, ns: the sum over its threads (uprobe traps and
+# BPF programs run in them).
+osd_cpu_ns() {
+	cat /proc/"$OSDPID"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {printf "%.0f\n", s}'
+}
+
+# BPF program runs so far of the tracer TPID (0 without one).
+runs() {
+	[ -n "$TPID" ] || { echo 0; return; }
+	bpftool prog show -j | jq --argjson ids "$(bpf_ids prog "$TPID")" \
+		'[.[] | select(.id as $i | $ids | index($i)) | .run_cnt // 0] | add // 0'
+}
+
+segment() { # VARIANT ROTATION T
+	local v=$1 t0 t1 c0 c1 r0 r1 out=$WORK/$1.t$3.r$2.jsonl
+	if [ "$v" != none ]; then
+		# shellcheck disable=SC2086
+		"$OSDHIST" -p "$OSDPID" ${ARGS[$v]} --json 1 >"$out" 2>"$WORK/tracer.err" &
+		TPID=$!
+		for _ in $(seq 100); do
+			grep -q "attached to ceph-osd" "$WORK/tracer.err" && break
+			kill -0 "$TPID" 2>/dev/null || { cat "$WORK/tracer.err" >&2; die "$v did not start"; }
+			sleep 0.1
+		done
+	fi
+	sleep 1		# past the attach
+	t0=$EPOCHREALTIME c0=$(osd_cpu_ns) r0=$(runs)
+	sleep "$SEG"
+	t1=$EPOCHREALTIME c1=$(osd_cpu_ns) r1=$(runs)
+	if [ -n "$TPID" ]; then
+		kill -INT "$TPID"; wait "$TPID" || die "$v exited non-zero"
+		TPID=""
+	fi
+	jq -nc --arg v "$v" --argjson rot "$2" --argjson t "$3" --argjson t0 "$t0" --argjson t1 "$t1" \
+		--argjson cpu $((c1 - c0)) --argjson runs $((r1 - r0)) \
+		--argjson h "$( [ -s "$out" ] && jq -sc '[.[] | select(.type == "health")] |
+			{interval_s: (map(.interval_s) | add), traced_s: (map(.traced_s) | add),
+			 window_moves: (last.window_moves // 0), losses: (last.losses // 0)}' "$out" || echo null)" \
+		'{variant: $v, rotation: $rot, t: $t, t0: $t0, t1: $t1, osd_cpu_ns: $cpu, runs: $runs, health: $h}' \
+		>>"$WORK/segments.jsonl"
+	printf 'bench: -t %-2s rotation %s %-8s done\n' "$3" "$2" "$v" >&2
+	sleep 0.5	# the detach's RCU wait, outside the next segment
+}
+
+START_DATE=$(date -Iseconds)
+: >"$WORK/segments.jsonl"
+echo "bench: 10 s write to create the objects" >&2
+rados -p "$POOL" bench 10 write -b 4096 -t 16 --no-cleanup >/dev/null || die "rados bench write failed"
+for t in "${WORKLOADS[@]}"; do
+	# one rados bench for the whole sequence, each line stamped on arrival
+	rados -p "$POOL" bench 100000 rand -t "$t" > >(
+		while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done >"$WORK/rados.t$t.log") &
+	RPID=$!
+	sleep 3		# past the client's start
+	for ((r = 1; r <= ROT; r++)); do
+		for ((i = 0; i < ${#VARIANTS[@]}; i++)); do
+			segment "${VARIANTS[$(((i + r - 1) % ${#VARIANTS[@]}))]}" "$r" "$t"
+		done
+	done
+	kill "$RPID"
+	wait "$RPID" || true
+	RPID=""
+done
+
+mkdir -p "$RESULTS"
+OUT=$RESULTS/duty-$(date +%Y%m%d-%H%M%S).json
+jq -n --arg mode "$MODE" --argjson rot "$ROT" --argjson seg "$SEG" --arg date "$START_DATE" \
+	--arg kernel "$(uname -r)" --argjson nproc "$(nproc)" --arg ceph "$(ceph --version)" \
+	--arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo -dirty)" \
+	--argjson args "$(for v in "${!ARGS[@]}"; do printf '%s\n%s\n' "$v" "osdhist -p OSDPID ${ARGS[$v]} --json 1"; done |
+		jq -R . | jq -sc '[_nwise(2) | {key: .[0], value: .[1]}] | from_entries')" '
+	{mode: $mode, rotations: $rot, segment_secs: $seg, variants: ($args + {none: "no tracer"}),
+	 workload: "one rados bench rand (4 KiB objects) per -t, variants in turn; 1 memstore OSD, private ceph-osd copy",
+	 machine: {date: $date, nproc: $nproc, kernel: $kernel, ceph: $ceph, commit: $commit}}' >"$WORK/meta.json"
+python3 bench/duty_report.py "$WORK/meta.json" "$WORK/segments.jsonl" "$OUT" "$WORK"/rados.t*.log
