@@ -52,8 +52,9 @@ static const struct argp_option opts[] = {
 	  "Do not follow replica sub-ops (class subop)", 0 },
 	{ "sample", OPT_SAMPLE, "ON/PERIOD", 0,
 	  "Sample in time: ops are followed when they start in the first ON of "
-	  "every PERIOD (e.g. 1s/10s, 200ms/2s); probes are detached the rest "
-	  "of the time.  Default: trace everything", 0 },
+	  "every PERIOD (e.g. 1s/10s); probes are detached the rest of the "
+	  "time.  Each detach stalls an OSD thread for a few ms: prefer a "
+	  "PERIOD of 10s or more.  Default: trace everything", 0 },
 	{ "drain-timeout", OPT_DRAIN, "DURATION", 0,
 	  "With --sample: how long a closed window waits for its ops to end "
 	  "(default 2s); ops still running then are counted in the health line", 0 },
