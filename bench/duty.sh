@@ -12,7 +12,7 @@
 #
 #   none      no tracer
 #   osdhist   osdhist -p OSDPID --json 1            (full tracing)
-#   sampled   osdhist ... --sample 100ms/1s         (10 % duty cycle)
+#   sampled   osdhist ... --sample 100ms/1s         (10 % duty cycle; --sample)
 #   fast      osdhist ... --sample 10ms/250ms       (12 probe moves a second,
 #             for what moving the probes costs)
 #
@@ -28,8 +28,10 @@
 # A table on stdout, the same figures in bench/results/duty-*.json.
 #
 # Usage: bench/duty.sh [--rotations N] [--segment-secs N] [--depths "1 16"]
-#                      [--smoke] [--results DIR]
+#                      [--sample ON/PERIOD] [--smoke] [--results DIR]
 #   --depths  the rados bench -t values to run, in turn
+#   --sample  the sampled variant's --sample (default 100ms/1s); segments
+#             should span several PERIODs
 #   --smoke   1 rotation of 2 s segments (for tests/integration)
 # Env: OSDHIST (default ./osdhist).
 set -euo pipefail
@@ -38,6 +40,7 @@ ROOT=$PWD
 
 ROT=10 SEG=8 MODE=full
 WORKLOADS=(1 16)	# rados bench -t
+SAMPLE=100ms/1s
 RESULTS=$ROOT/bench/results
 OSDHIST=${OSDHIST:-$ROOT/osdhist}
 
@@ -48,6 +51,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--rotations) ROT=${2:?}; shift 2 ;;
 	--segment-secs) SEG=${2:?}; shift 2 ;;
+	--sample) SAMPLE=${2:?}; shift 2 ;;
 	--depths) read -r -a WORKLOADS <<<"${2:?}"; shift 2 ;;
 	--smoke) ROT=1 SEG=2 MODE=smoke; shift ;;
 	--results) RESULTS=${2:?}; shift 2 ;;
@@ -61,6 +65,9 @@ for t in "${WORKLOADS[@]}"; do
 done
 [ ${#WORKLOADS[@]} -gt 0 ] || die "--depths takes positive integers, e.g. \"1 16\""
 [ "$(id -u)" = 0 ] || die "needs root (BPF, uprobes, bpf_stats): run 'sudo make bench-duty'"
+"$OSDHIST" --sample "$SAMPLE" --help >/dev/null 2>"/tmp/osdhist-duty.$$" ||
+	die "--sample $SAMPLE: $(cat "/tmp/osdhist-duty.$$"; rm -f "/tmp/osdhist-duty.$$")"
+rm -f "/tmp/osdhist-duty.$$"
 for t in "$OSDHIST" bpftool jq python3 rados; do
 	command -v "$t" >/dev/null || die "$t not found (make deps installs everything)"
 done
@@ -81,7 +88,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 VARIANTS=(none osdhist sampled fast)
-declare -A ARGS=([osdhist]="" [sampled]="--sample 100ms/1s" [fast]="--sample 10ms/250ms")
+declare -A ARGS=([osdhist]="" [sampled]="--sample $SAMPLE" [fast]="--sample 10ms/250ms")
 
 bench_cluster_start
 bench_stats_on
