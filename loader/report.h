@@ -37,8 +37,8 @@ struct health_report {
 struct report {
 	double time;		/* unix seconds at the end of the interval */
 	double interval;	/* seconds the interval lasted */
-	double traced;		/* seconds of it the start probe was attached:
-				 * the interval, unless --sample */
+	double traced;		/* seconds of it ops were followed (the sampling
+				 * gate open): the interval, unless --sample */
 	bool sampled;
 	const struct series_delta *s;
 	int n;

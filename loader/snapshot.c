@@ -104,9 +104,9 @@ static int read_hists(struct tracer *t, __u64 *nkeys)
 	return 0;
 }
 
-/* Fill of the in-flight map; with reap, entries whose process exited are
- * removed (those ops will never end) and counted. */
-__u64 tracer_inflight(struct tracer *t, bool reap)
+/* Fill of the in-flight map, and removal of entries whose process exited:
+ * those ops will never end. */
+static __u64 scan_inflight(struct tracer *t)
 {
 	int fd = bpf_map__fd(t->skel->maps.inflight);
 	static struct op_key dead[DEAD_KEYS_MAX];
@@ -120,8 +120,6 @@ __u64 tracer_inflight(struct tracer *t, bool reap)
 		key = next;
 		prev = &key;
 		n++;
-		if (!reap)
-			continue;
 		if (key.tgid != (__u32)last_pid) {
 			last_pid = key.tgid;
 			last_alive = procs_alive(t->proc_root, last_pid);
@@ -217,7 +215,7 @@ int tracer_snapshot(struct tracer *t, struct report *r)
 	if (err)
 		return err;
 	memset(h, 0, sizeof(*h));
-	h->inflight = tracer_inflight(t, true);
+	h->inflight = scan_inflight(t);
 	h->inflight_max = bpf_map__max_entries(t->skel->maps.inflight);
 	h->hists = nkeys;
 	h->hists_max = bpf_map__max_entries(t->skel->maps.hists);

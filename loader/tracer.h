@@ -70,7 +70,7 @@ struct tracer {
 	int ncpus;
 	__u64 reaped, unknown_ops;
 	enum window win;
-	double traced;		/* seconds the start probe has been attached */
+	double traced;		/* seconds the sampling gate has been open */
 	double traced_prev;	/* ... at the previous snapshot */
 	double win_since;	/* CLOCK_MONOTONIC when win last changed */
 	double period_start;	/* when the current sampling period began */
@@ -108,8 +108,6 @@ int tracer_osd_of(struct tracer *t, pid_t tgid);
 
 /* snapshot.c: read the maps and fill r with the interval since last call. */
 int tracer_snapshot(struct tracer *t, struct report *r);
-/* In-flight ops now; with reap, entries of dead processes are removed. */
-__u64 tracer_inflight(struct tracer *t, bool reap);
 /* In-flight ops followed now (not marked outside the window). */
 __u64 tracer_inflight_followed(struct tracer *t);
 /* Removes every in-flight entry; returns how many were followed ops. */
