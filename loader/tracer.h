@@ -12,7 +12,6 @@
 #include "cli.h"
 #include "report.h"
 
-#define MAX_BINARIES	16
 #define MAX_PROCS	256
 /* A binary no process runs is kept this many scans (an OSD restart), unless
  * the file was deleted or replaced (an upgrade). */

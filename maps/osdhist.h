@@ -140,6 +140,29 @@ struct hist {
 	__u64 buckets[NR_BUCKETS];
 };
 
+/*
+ * Offsets inside Ceph's objects and stack frames that the BPF programs read.
+ * One row per attached ceph-osd binary (the uprobe's BPF cookie is the row
+ * index), every field derived by loader/derive.c from that binary's own
+ * machine code, each from at least two witnesses that agree.
+ */
+#define MAX_BINARIES	16
+
+struct osd_offsets {
+	__u32 op_request;	/* OpRequest::request (Message*) */
+	__u32 op_rmw;		/* OpRequest::op_info.rmw_flags (u64) */
+	__u32 op_dequeued;	/* OpRequest::dequeued_time (utime_t) */
+	__u32 msg_type;		/* Message::header.type (u16) */
+	__u32 msg_recv;		/* Message::recv_stamp (utime_t) */
+	__u32 repmod_op;	/* ReplicatedBackend::RepModify::op (OpRequestRef) */
+	__u32 sp_spg;		/* OSD::enqueue_op's spg_t: entry %rsp + this */
+	__u32 sp_submit_op;	/* submit_transaction's OpRequestRef*: likewise */
+	__u32 mosdop_ops;	/* MOSDOp::ops (std::vector<OSDOp>); 0: unknown */
+	__u32 osdop_size;	/* sizeof(OSDOp), the vector's stride; 0: unknown */
+	__u32 osdop_rval;	/* OSDOp::rval (s32); 0: unknown */
+	__u32 pad;
+};
+
 /* floor(log2(v)) for v > 0, with shifts only (the verifier wants no loops). */
 static inline __u32 osdhist_log2(__u64 v)
 {
