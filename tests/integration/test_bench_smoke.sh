@@ -68,10 +68,10 @@ check "the map model matches the kernel's figures on this host" \
 
 # bench/duty.sh --smoke: one rados bench per -t, the variants in turn on it.
 smoke duty.sh duty
-check_eq "4 variants x 2 workloads measured" "$(jq '.segments | length' "$J")" 8
+check_eq "5 variants x 2 workloads measured" "$(jq '.segments | length' "$J")" 10
 for t in t1 t16; do
 	s() { jq ".workloads.$t.summary.$1" "$J"; }
-	for v in none osdhist sampled fast; do
+	for v in none osdhist sampled fast bpftrace; do
 		check "$t $v: iops ($(s $v.iops_mean)) > 0" jq -e -n "$(s $v.iops_mean) > 0"
 	done
 	# a segment's client ops come from rados bench's per-second lines: not exact
@@ -85,5 +85,8 @@ for t in t1 t16; do
 		jq -e -n "$(s fast.moves_per_s) > $(s sampled.moves_per_s) and $(s sampled.moves_per_s) > 1"
 	check_eq "$t: no tracer lost an op" "$(jq "[.workloads.$t.summary[] | .losses // 0] | add" "$J")" 0
 	check "$t: the model was computed" jq -e ".workloads.$t.model_loss.per_hit != null" "$J"
+	check "$t bpftrace peer: BPF time per op measured ($(s bpftrace.bpf_us_per_op) us)" \
+		jq -e -n "$(s bpftrace.bpf_us_per_op) > 0"
+	check "$t: osdhist compared with the peer" jq -e ".workloads.$t.versus_peer.lines | length == 3" "$J"
 done
 finish
