@@ -30,6 +30,15 @@ const char *const health_name[NR_HEALTH] = {
 	[H_OUTSIDE] = "started_outside",
 };
 
+const char *const http_reject_name[NR_HTTP_REJECT] = {
+	[HTTP_REJ_PER_ADDR] = "per_ip_limit",
+	[HTTP_REJ_CONNS] = "connection_limit",
+	[HTTP_REJ_REQUEST_TIMEOUT] = "request_timeout",
+	[HTTP_REJ_IDLE_TIMEOUT] = "idle_timeout",
+	[HTTP_REJ_INCOMPLETE] = "incomplete",
+	[HTTP_REJ_BAD_REQUEST] = "bad_request",
+};
+
 bool health_is_loss(int h)
 {
 	return h == H_INSERT_FAIL || h == H_DONE_MISS || h == H_END_MISS ||
