@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """A misbehaving HTTP client for tests/integration/test_http_abuse.sh.
 
-From one loopback source address it tries to hold CONNS connections to
-127.0.0.1:PORT at once, each doing something a server must survive: silence,
-half a request line, a slowloris trickle of headers, random bytes, oversized
-request lines and headers, bogus Content-Length and chunked bodies, and path
-tricks.  Whenever the server closes one, another takes its slot after a short
-pause.  Bounded: it stops by itself after DURATION seconds or MAX_CONNECTS
+From one loopback source address it tries to hold CONNS half-open
+connections to 127.0.0.1:PORT at once (silent, half a request line, a
+slowloris trickle of headers, a request whose announced or chunked body
+trickles in), and beside them keeps SHOTS more connections busy with
+one-shot abuse: random bytes, oversized request lines and headers, bogus
+Content-Length, chunked bodies, unknown HTTP versions and path tricks.
+Whenever the server closes one, another takes its slot after a short pause.
+Bounded: it stops by itself after DURATION seconds or MAX_CONNECTS
 connections, closes everything, prints one JSON summary line and exits.
 Loopback addresses only.
 """
@@ -52,7 +54,7 @@ def payload(kind, rnd):
     if kind == "many_headers":
         return req(headers=b"".join(b"X-%d: y\r\n" % i for i in range(3000))), None
     if kind == "huge_cl":
-        return req(headers=b"Content-Length: 99999999999999999999999999\r\n"), b"z"
+        return req(headers=b"Content-Length: 99999999999999999999999999\r\n"), None
     if kind == "negative_cl":
         return req(headers=b"Content-Length: -1\r\n"), b"z"
     if kind == "two_cl":
@@ -72,9 +74,11 @@ def payload(kind, rnd):
     raise ValueError(kind)
 
 
-KINDS = ["silent", "half_line", "slowloris", "random", "long_line", "long_header",
-         "many_headers", "huge_cl", "negative_cl", "two_cl", "get_body_trickle",
-         "post_body_trickle", "chunked_bogus", "chunked_huge", "bad_version", "path_trick"]
+# hold: what a connection slot can be kept busy with; shot: answered at once
+HOLD = ["silent", "half_line", "slowloris", "get_body_trickle"]
+SHOT = ["random", "long_line", "long_header", "many_headers", "huge_cl", "negative_cl",
+        "two_cl", "post_body_trickle", "chunked_bogus", "chunked_huge", "bad_version",
+        "path_trick"]
 TRICKLE_S = 0.5
 
 
@@ -101,6 +105,7 @@ def main():
     ap.add_argument("--dst", type=loopback, default="127.0.0.1")
     ap.add_argument("--src", type=loopback, default="127.0.0.2")
     ap.add_argument("--conns", type=int, default=300)
+    ap.add_argument("--shots", type=int, default=20)
     ap.add_argument("--duration", type=float, default=12)
     ap.add_argument("--max-connects", type=int, default=20000)
     ap.add_argument("--reconnect-pause", type=float, default=0.5)
@@ -113,15 +118,15 @@ def main():
     pending = []                  # times at which a slot may reconnect
     st = {"connects": 0, "connect_errors": 0, "closed_by_server": 0,
           "closed_without_answer": 0, "status": {}, "by_kind": {},
-          "max_open": 0, "max_established": 0, "served_200": 0}
+          "max_open": 0, "max_established": 0, "max_holding": 0, "served_200": 0}
     t0 = time.monotonic()
     end = t0 + a.duration
-    nkind = 0
+    nkind = {"hold": 0, "shot": 0}
 
-    def open_one(now):
-        nonlocal nkind
-        kind = KINDS[nkind % len(KINDS)]
-        nkind += 1
+    def open_one(now, pool):
+        kinds = HOLD if pool == "hold" else SHOT
+        kind = kinds[nkind[pool] % len(kinds)]
+        nkind[pool] += 1
         s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         s.setblocking(False)
         try:
@@ -133,9 +138,10 @@ def main():
         if err not in (0, errno.EINPROGRESS):
             st["connect_errors"] += 1
             s.close()
-            pending.append(now + a.reconnect_pause)
+            pending.append((now + a.reconnect_pause, pool))
             return
         c = Conn(kind, s, now)
+        c.pool = pool
         c.out, c.trickle = payload(kind, rnd)
         conns[s.fileno()] = c
         sel.register(s, selectors.EVENT_READ | selectors.EVENT_WRITE, c)
@@ -154,17 +160,19 @@ def main():
                 st["status"][code] = st["status"].get(code, 0) + 1
             else:
                 st["closed_without_answer"] += 1
-            pending.append(now + a.reconnect_pause)
+            pending.append((now + (a.reconnect_pause if c.pool == "hold" else 0.02), c.pool))
 
     for _ in range(a.conns):
-        open_one(time.monotonic())
+        open_one(time.monotonic(), "hold")
+    for _ in range(a.shots):
+        open_one(time.monotonic(), "shot")
     while True:
         now = time.monotonic()
         if now >= end or st["connects"] >= a.max_connects:
             break
-        while pending and pending[0] <= now and st["connects"] < a.max_connects:
-            pending.pop(0)
-            open_one(now)
+        pending.sort()
+        while pending and pending[0][0] <= now and st["connects"] < a.max_connects:
+            open_one(now, pending.pop(0)[1])
         for key, ev in sel.select(timeout=0.05):
             c = key.data
             if c.sock.fileno() < 0:
@@ -211,6 +219,8 @@ def main():
         st["max_open"] = max(st["max_open"], len(conns))
         st["max_established"] = max(st["max_established"],
                                     sum(c.connected for c in conns.values()))
+        st["max_holding"] = max(st["max_holding"],
+                                sum(c.pool == "hold" for c in conns.values()))
     st["open_at_end"] = len(conns)
     for c in list(conns.values()):
         close_one(c, time.monotonic(), False)

@@ -44,6 +44,7 @@ scrape() {	# OUTFILE TIMEOUT: 0 if a complete exposition came back in time
 		head -n 2 "$1" | grep -q "^# TYPE osdhist_op_latency_seconds histogram$"
 }
 nfds() { ls "/proc/$TPID/fd" | wc -l; }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$TPID/stat"; }	# utime + stime
 nsockets() { find "/proc/$TPID/fd" -lname 'socket:*' 2>/dev/null | wc -l; }
 stable_fds() {	# the fd count, read until two reads 0.2 s apart agree
 	local a b
@@ -66,9 +67,10 @@ echo "# before the abuse: $fds0 fds open in osdhist, $socks0 sockets"
 # --- load and abuse together
 rados -p "$POOL" bench 30 write -b 4096 -t 16 --no-cleanup >"$W/bench" 2>&1 &
 BENCH=$!
-python3 "$ABUSE" --port "$PORT" --src 127.0.0.2 --conns 300 --duration 16 \
+python3 "$ABUSE" --port "$PORT" --src 127.0.0.2 --conns 300 --duration 20 \
 	--max-connects 30000 >"$W/abuser" 2>&1 &
 ABUSER=$!
+cpu0=$(cpu_ticks)
 sleep 3	# the abuser has its connections up and the first deadlines passed
 
 ok=0 maxsock=0 lat=()
@@ -94,6 +96,7 @@ check "osdhist never held more than $PER_ADDR of the abuser's connections ($maxs
 wait $ABUSER
 rc=$?
 t_leave=$(date +%s.%N)
+echo "# osdhist used $(( ($(cpu_ticks) - cpu0) * 1000 / $(getconf CLK_TCK) )) ms of CPU during the $(jq -r .seconds "$W/abuser") s of abuse (BPF maps, bench tracing and HTTP)"
 echo "# abuser: $(cat "$W/abuser")"
 check_eq "the abuser ran and stopped by itself" "$rc" 0
 first="" failed=0
