@@ -8,7 +8,7 @@
 # the abuser has left, every scrape must be answered within 1 s; the write
 # count must still equal the OSD's op_w delta; the rejection counters must
 # show the abuse by reason; osdhist must not crash or leak descriptors.
-# packages: python3 curl jq iproute2
+# packages: python3 curl jq prometheus (promtool)
 . "$(dirname "$0")/../lib.sh"
 
 OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
@@ -96,6 +96,14 @@ check "osdhist never held more than $PER_ADDR of the abuser's connections ($maxs
 wait $ABUSER
 rc=$?
 t_leave=$(date +%s.%N)
+(	# how soon osdhist lets go of the connections the abuser closed
+	for _ in $(seq 250); do
+		[ "$(nsockets)" -le "$socks0" ] && break
+		sleep 0.02
+	done
+	jq -n "($(date +%s.%N) - $t_leave) * 1000 | floor" >"$W/drained"
+) &
+DRAIN=$!
 echo "# osdhist used $(( ($(cpu_ticks) - cpu0) * 1000 / $(getconf CLK_TCK) )) ms of CPU during the $(jq -r .seconds "$W/abuser") s of abuse (BPF maps, bench tracing and HTTP)"
 echo "# abuser: $(cat "$W/abuser")"
 check_eq "the abuser ran and stopped by itself" "$rc" 0
@@ -110,6 +118,9 @@ done
 echo "# after the abuser left: first complete scrape after ${first:-never} ms, $failed/10 failed"
 check_eq "after the abuser left: 10 of 10 scrapes complete (1 s timeout each)" "$failed" 0
 check "... the first within 1 s of its leaving (${first:-never} ms)" [ "${first:-99999}" -le 1000 ]
+wait $DRAIN
+echo "# osdhist was back to $socks0 socket(s) $(cat "$W/drained") ms after the abuser left"
+check "... within 1 s: connections the peer closed are released at once" [ "$(cat "$W/drained")" -le 1000 ]
 ab() { jq -r "$1" "$W/abuser" 2>/dev/null; }
 check "the abuser made at least 300 connections ($(ab .connects))" [ "$(ab .connects)" -ge 300 ]
 check "the server refused or closed its connections ($(ab .closed_by_server))" [ "$(ab .closed_by_server)" -gt 300 ]
