@@ -58,8 +58,8 @@ stable_fds() {	# the fd count, read until two reads 0.2 s apart agree
 	echo "$a"
 }
 check "a first scrape is complete" scrape "$W/m0" 5
-check "it has no rejection yet" \
-	[ "$(awk '/^osdhist_http_rejected_total\{/ { n += $2 } END { print n + 0 }' "$W/m0")" = 0 ]
+check_eq "it has osdhist_http_rejected_total, 6 reasons, all 0" \
+	"$(awk '/^osdhist_http_rejected_total\{/ { k++; n += $2 } END { print k + 0, n + 0 }' "$W/m0")" "6 0"
 fds0=$(stable_fds)
 socks0=$(nsockets)
 echo "# before the abuse: $fds0 fds open in osdhist, $socks0 sockets"
