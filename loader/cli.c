@@ -39,6 +39,9 @@ static const char doc[] =
 "  osdhist --json 10   # JSON lines every 10 s (schema in README.md)\n"
 "  osdhist --quiet --prometheus 9720   # serve http://127.0.0.1:9720/metrics";
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 static const char args_doc[] = "[INTERVAL [COUNT]]";
 
 static const struct argp_option opts[] = {
@@ -64,7 +67,13 @@ static const struct argp_option opts[] = {
 	{ "prometheus", OPT_PROMETHEUS, "[ADDR:]PORT", 0,
 	  "Serve the histograms and health counters at http://ADDR:PORT/metrics "
 	  "in Prometheus' text format, cumulative, refreshed every INTERVAL "
-	  "(ADDR defaults to 127.0.0.1; PORT 0 picks a free one)", 0 },
+	  "(ADDR defaults to 127.0.0.1; PORT 0 picks a free one).  Limits: "
+	  STR(HTTP_PER_ADDR) " connections per client address, "
+	  STR(HTTP_CONNECTIONS) " in all, request line and headers within "
+	  STR(HTTP_REQUEST_S) "s, closed after " STR(HTTP_IDLE_S) "s idle; "
+	  "refusals are counted (osdhist_http_rejected_total).  A non-loopback "
+	  "ADDR exposes the metrics, without TLS or authentication, to every "
+	  "host that can reach it: firewall it", 0 },
 	{ "textfile", OPT_TEXTFILE, "PATH", 0,
 	  "Write the same metrics to PATH at every snapshot, atomically, for "
 	  "node_exporter's textfile collector (name it *.prom)", 0 },

@@ -93,6 +93,7 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 		r.traced = interval;
 	traced_total += r.traced;
 	r.health.traced_total = traced_total;
+	export_health(o, &r.health);
 	if (o->osd >= 0) {
 		for (int i = 0; i < r.n; i++)
 			if (r.s[i].osd == o->osd)

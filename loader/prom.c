@@ -201,6 +201,16 @@ static void print_health(FILE *f, const struct report *r)
 		fprintf(f, "osdhist_ops_lost_total{reason=\"%s\"} %llu\n",
 			ll[i].name, (unsigned long long)ll[i].value);
 
+	if (h->http) {
+		family(f, "osdhist_http_rejected_total", "counter",
+		       "Connections and requests the /metrics endpoint refused or "
+		       "dropped, by reason (limits and reasons in osdhist(8)).");
+		for (int i = 0; i < NR_HTTP_REJECT; i++)
+			fprintf(f, "osdhist_http_rejected_total{reason=\"%s\"} %llu\n",
+				http_reject_name[i],
+				(unsigned long long)h->http_rejected[i]);
+	}
+
 	one(f, "osdhist_inflight_ops", "gauge",
 	    "Ops in the in-flight map now.", h->inflight);
 	one(f, "osdhist_inflight_capacity", "gauge",

@@ -51,6 +51,9 @@ static void print_health(FILE *f, const struct report *r)
 	health_loader_losses(h, ll);
 	for (int i = 0; i < NR_LOADER_LOSSES; i++)
 		fprintf(f, ",\"%s\":%llu", ll[i].name, (unsigned long long)ll[i].value);
+	for (int i = 0; h->http && i < NR_HTTP_REJECT; i++)	/* --prometheus only */
+		fprintf(f, ",\"http_rejected_%s\":%llu", http_reject_name[i],
+			(unsigned long long)h->http_rejected[i]);
 	fprintf(f, ",\"inflight\":%llu,\"inflight_max\":%llu,\"hist_keys\":%llu,"
 		"\"hist_keys_max\":%llu,\"osds\":%d,\"binaries\":%d,\"losses\":%llu}\n",
 		(unsigned long long)h->inflight, (unsigned long long)h->inflight_max,

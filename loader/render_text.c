@@ -76,6 +76,29 @@ static void print_series(FILE *f, const struct series_delta *s,
 	print_bars(f, h, unit, uname);
 }
 
+/* --prometheus: what /metrics turned away, e.g. ", http rejected 3
+ * (per_ip_limit=2 request_timeout=1)". */
+static void print_http(FILE *f, const struct health_report *h)
+{
+	__u64 n = 0;
+	const char *sep = " (";
+
+	if (!h->http)
+		return;
+	for (int i = 0; i < NR_HTTP_REJECT; i++)
+		n += h->http_rejected[i];
+	fprintf(f, ", http rejected %llu", (unsigned long long)n);
+	for (int i = 0; i < NR_HTTP_REJECT; i++) {
+		if (!h->http_rejected[i])
+			continue;
+		fprintf(f, "%s%s=%llu", sep, http_reject_name[i],
+			(unsigned long long)h->http_rejected[i]);
+		sep = " ";
+	}
+	if (n)
+		fprintf(f, ")");
+}
+
 static void print_health(FILE *f, const struct health_report *h)
 {
 	__u64 losses = health_losses(h);
@@ -89,6 +112,7 @@ static void print_health(FILE *f, const struct health_report *h)
 		(unsigned long long)h->inflight, (unsigned long long)h->inflight_max,
 		(unsigned long long)h->hists, (unsigned long long)h->hists_max,
 		(unsigned long long)h->bpf[H_IGNORED]);
+	print_http(f, h);
 	if (!losses) {
 		fprintf(f, "; no op lost\n");
 		return;

@@ -17,6 +17,19 @@ struct series_delta {
 	struct hist cum;	/* since osdhist started (Prometheus wants this) */
 };
 
+/* Why the /metrics endpoint (--prometheus) refused or dropped a connection
+ * or a request; see http_guard.h and osdhist(8). */
+enum http_reject {
+	HTTP_REJ_PER_ADDR,	/* refused at accept: its address held the most */
+	HTTP_REJ_CONNS,		/* refused at accept: the server held the most */
+	HTTP_REJ_REQUEST_TIMEOUT, /* request line + headers not in by the deadline */
+	HTTP_REJ_IDLE_TIMEOUT,	/* the peer stopped reading its response */
+	HTTP_REJ_INCOMPLETE,	/* closed before a complete request: garbage,
+				 * oversized, or abandoned by the peer */
+	HTTP_REJ_BAD_REQUEST,	/* a complete request refused: path, method, body */
+	NR_HTTP_REJECT
+};
+
 /* The tracer's own health, cumulative since osdhist started. */
 struct health_report {
 	__u64 bpf[NR_HEALTH];	/* summed per-CPU counters from bpf/ */
@@ -36,6 +49,8 @@ struct health_report {
 	__u64 hists_max;
 	int osds;		/* ceph-osd processes traced now */
 	int binaries;		/* ceph-osd binaries attached now */
+	bool http;		/* --prometheus: http_rejected is meaningful */
+	__u64 http_rejected[NR_HTTP_REJECT];
 };
 
 struct report {
@@ -52,6 +67,7 @@ struct report {
 extern const char *const class_name[NR_CLASSES];
 extern const char *const phase_name[NR_PHASES];
 extern const char *const health_name[NR_HEALTH];
+extern const char *const http_reject_name[NR_HTTP_REJECT];
 
 /* Counters that mean an op was not followed (as opposed to activity). */
 bool health_is_loss(int h);

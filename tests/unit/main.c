@@ -13,5 +13,6 @@ int main(void)
 	failed += run_render_tests();
 	failed += run_binary_tests();
 	failed += run_prom_tests();
+	failed += run_http_guard_tests();
 	return failed ? 1 : 0;
 }

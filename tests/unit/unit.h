@@ -13,3 +13,4 @@ int run_procs_tests(void);
 int run_render_tests(void);
 int run_binary_tests(void);
 int run_prom_tests(void);
+int run_http_guard_tests(void);
