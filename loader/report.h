@@ -34,6 +34,8 @@ struct health_report {
 	int binaries;		/* ceph-osd binaries attached now */
 };
 
+struct verify_report;	/* verify.h */
+
 struct report {
 	double time;		/* unix seconds at the end of the interval */
 	double interval;	/* seconds the interval lasted */
@@ -43,6 +45,8 @@ struct report {
 	const struct series_delta *s;
 	int n;
 	struct health_report health;
+	const struct verify_report *verify;	/* per OSD; NULL with --no-verify */
+	int nverify;
 };
 
 extern const char *const class_name[NR_CLASSES];
