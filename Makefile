@@ -79,7 +79,7 @@ integration-test: all
 
 # The one test command (README, .ci/run): unit tests, then integration tests
 # on throwaway clusters, then one summary line.
-test: all $(OUT)/unit_tests
+test: all $(OUT)/unit_tests $(OUT)/osdhist-testhooks
 	@tests/run-all.sh
 
 demo: all

@@ -285,6 +285,8 @@ static void compare(struct verifier *v, struct vosd *e, const struct report *r,
 		return;
 	}
 	e->rep.checks++;
+	e->rep.state = VERIFY_VERIFIED;
+	e->rep.reason[0] = 0;
 	for (int k = 0; k < NR_VC; k++) {
 		struct verify_class_report *c = &e->rep.cls[k];
 		bool was = c->mismatch;
@@ -296,9 +298,21 @@ static void compare(struct verifier *v, struct vosd *e, const struct report *r,
 		    !was)
 			say_mismatch(e, k);
 		any |= c->mismatch;
+		/* outside once: not verified, not yet a mismatch */
+		if (c->outside && !c->mismatch && e->rep.state == VERIFY_VERIFIED) {
+			e->rep.state = VERIFY_UNVERIFIED;
+			snprintf(e->rep.reason, sizeof(e->rep.reason), "outside the bound "
+				 "in class %s at this check (osdhist %llu, Ceph's %s "
+				 "%lld..%lld); a mismatch if it persists",
+				 class_name[verify_op_class[k]], (unsigned long long)c->j.ours,
+				 verify_counter[k], (long long)c->j.ceph_lo,
+				 (long long)c->j.ceph_hi);
+		}
 	}
-	e->rep.state = any ? VERIFY_MISMATCH : VERIFY_VERIFIED;
-	e->rep.reason[0] = 0;
+	if (any) {
+		e->rep.state = VERIFY_MISMATCH;
+		e->rep.reason[0] = 0;
+	}
 }
 
 void verify_end(struct verifier *v, struct report *r)

@@ -13,5 +13,7 @@ int main(void)
 	failed += run_render_tests();
 	failed += run_binary_tests();
 	failed += run_prom_tests();
+	failed += run_verify_tests();
+	failed += run_asok_tests();
 	return failed ? 1 : 0;
 }

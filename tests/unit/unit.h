@@ -13,3 +13,5 @@ int run_procs_tests(void);
 int run_render_tests(void);
 int run_binary_tests(void);
 int run_prom_tests(void);
+int run_verify_tests(void);
+int run_asok_tests(void);
