@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The oracle's comparison rule and its state across checks (verify.h). */
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "unit.h"
+#include "prom.h"
+#include "report.h"
 #include "verify.h"
 
 static bool judge(__u64 bc1, __u64 bo, __u64 bc2, __u64 c1, __u64 o, __u64 c2,
@@ -102,6 +106,70 @@ static void names(void **state)
 	assert_string_equal(verify_state_name[VERIFY_MISMATCH], "mismatch");
 }
 
+/* osd.3 mismatched in class read, osd.4 unverified with a reason quoting a
+ * broken answer (quotes, a control byte). */
+static char *render(void (*fn)(FILE *, const struct report *))
+{
+	static struct verify_report v[2];
+	struct report r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	memset(&r, 0, sizeof(r));
+	memset(v, 0, sizeof(v));
+	v[0].osd = 3;
+	v[0].state = VERIFY_MISMATCH;
+	for (int k = 0; k < NR_VC; k++)
+		v[0].cls[k].compared = true;
+	v[0].cls[VC_READ].mismatch = true;
+	v[0].cls[VC_READ].j = (struct verify_judgement){ 0, 7000, 7010, -6984 };
+	v[1].osd = 4;
+	v[1].state = VERIFY_UNVERIFIED;
+	snprintf(v[1].reason, sizeof(v[1].reason), "garbage: answer is not JSON: \"x\\\x01");
+	r.verify = v;
+	r.nverify = 2;
+	fn(f, &r);
+	fclose(f);
+	return buf;
+}
+
+static void prom_text(FILE *f, const struct report *r)
+{
+	struct prom_buckets b;
+
+	prom_default_buckets(&b);
+	render_prom(f, r, &b, "t");
+}
+
+static void json_text(FILE *f, const struct report *r) { render_json(f, r); }
+static void plain_text(FILE *f, const struct report *r) { render_text(f, r, false, false); }
+
+static void renderers(void **state)
+{
+	char *p = render(prom_text), *j = render(json_text), *t = render(plain_text);
+
+	(void)state;
+	assert_non_null(strstr(p, "osdhist_verify_mismatch{ceph_daemon=\"osd.3\",class=\"read\"} 1\n"));
+	assert_non_null(strstr(p, "osdhist_verify_mismatch{ceph_daemon=\"osd.3\",class=\"write\"} 0\n"));
+	assert_non_null(strstr(p, "osdhist_verify_state{ceph_daemon=\"osd.3\",state=\"mismatch\"} 1\n"));
+	assert_non_null(strstr(p, "osdhist_verify_state{ceph_daemon=\"osd.4\",state=\"unverified\"} 1\n"));
+	assert_non_null(strstr(p, "osdhist_verify_excess_ops{ceph_daemon=\"osd.3\",class=\"read\"} -6984\n"));
+	/* osd.4 compared nothing: no class gauges */
+	assert_null(strstr(p, "osdhist_verify_mismatch{ceph_daemon=\"osd.4\""));
+	assert_non_null(strstr(j, "\"osd\":3,\"pid\":0,\"state\":\"mismatch\""));
+	assert_non_null(strstr(j, "\"read\":{\"osdhist\":0,\"counter\":\"op_r\",\"ceph_min\":7000,"
+			       "\"ceph_max\":7010,\"excess\":-6984,\"mismatch\":true}"));
+	assert_non_null(strstr(j, "\"reason\":\"garbage: answer is not JSON: \\\"x\\\\\\u0001\""));
+	assert_non_null(strstr(t, "!! VERIFY MISMATCH osd.3 class read: osdhist counted 0 ops, "
+			       "Ceph's op_r 7000..7010"));
+	assert_non_null(strstr(t, "may be wrong for this build"));
+	assert_non_null(strstr(t, "verify: osd.4 unverified (garbage: "));
+	free(p);
+	free(j);
+	free(t);
+}
+
 int run_verify_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -110,6 +178,7 @@ int run_verify_tests(void)
 		cmocka_unit_test(rule_bounded_vs_growing),
 		cmocka_unit_test(step_persistence),
 		cmocka_unit_test(names),
+		cmocka_unit_test(renderers),
 	};
 	return cmocka_run_group_tests_name("verify", tests, NULL, NULL);
 }
