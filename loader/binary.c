@@ -19,20 +19,20 @@
 #include "binary.h"
 
 const char *const probe_fn_symbol[NR_PROBE_FNS] = {
-	[FN_ENQUEUE_OP] = "_ZN3OSD10enqueue_opE5spg_tON5boost13intrusive_ptrI9OpRequestEEj",
 	[FN_LOG_OP_STATS] = "_ZN12PrimaryLogPG12log_op_statsERK9OpRequestmm",
-	[FN_UNREGISTER_INFLIGHT_OP] = "_ZN9OpTracker22unregister_inflight_opEP9TrackedOp",
+	[FN_UNREGISTERED] = "_ZN9OpRequest13_unregisteredEv",
 	[FN_REPOP_COMMIT] = "_ZN17ReplicatedBackend12repop_commitESt10shared_ptrINS_9RepModifyEE",
+	[FN_ENQUEUE_OP] = "_ZN3OSD10enqueue_opE5spg_tON5boost13intrusive_ptrI9OpRequestEEj",
 	[FN_DEQUEUE_OP] = "_ZN3OSD10dequeue_opEN5boost13intrusive_ptrI2PGEENS1_I9OpRequestEERN10ThreadPool8TPHandleE",
 	[FN_REP_SUBMIT] = "_ZN17ReplicatedBackend18submit_transactionERK9hobject_tRK17object_stat_sum_tRK10eversion_tOSt10unique_ptrI13PGTransactionSt14default_deleteISA_EES8_S8_OSt6vectorI14pg_log_entry_tSaISG_EERSt8optionalI20pg_hit_set_history_tEP7Contextm11osd_reqid_tN5boost13intrusive_ptrI9OpRequestEE",
 	[FN_EC_SUBMIT] = "_ZN9ECBackend18submit_transactionERK9hobject_tRK17object_stat_sum_tRK10eversion_tOSt10unique_ptrI13PGTransactionSt14default_deleteISA_EES8_S8_OSt6vectorI14pg_log_entry_tSaISG_EERSt8optionalI20pg_hit_set_history_tEP7Contextm11osd_reqid_tN5boost13intrusive_ptrI9OpRequestEE",
 };
 
 const char *const probe_fn_pretty[NR_PROBE_FNS] = {
-	[FN_ENQUEUE_OP] = "OSD::enqueue_op",
 	[FN_LOG_OP_STATS] = "PrimaryLogPG::log_op_stats",
-	[FN_UNREGISTER_INFLIGHT_OP] = "OpTracker::unregister_inflight_op",
+	[FN_UNREGISTERED] = "OpRequest::_unregistered",
 	[FN_REPOP_COMMIT] = "ReplicatedBackend::repop_commit",
+	[FN_ENQUEUE_OP] = "OSD::enqueue_op",
 	[FN_DEQUEUE_OP] = "OSD::dequeue_op",
 	[FN_REP_SUBMIT] = "ReplicatedBackend::submit_transaction",
 	[FN_EC_SUBMIT] = "ECBackend::submit_transaction",
@@ -48,7 +48,7 @@ struct insn_check {
 struct build_entry {
 	const char *build_id;
 	const char *what;
-	struct ceph_offsets offs;
+	struct osd_offsets offs;
 	struct insn_check checks[16];
 };
 
@@ -217,6 +217,7 @@ static int verify(int fd, Elf *elf, struct osd_binary *b, char *err, size_t errl
 			}
 		}
 		b->offs = e->offs;
+		b->have = HAVE_SP_SPG | HAVE_SP_SUBMIT;
 		return 0;
 	}
 	snprintf(err, errlen, "build-id %s is not in osdhist's table of verified "

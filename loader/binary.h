@@ -4,35 +4,33 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/types.h>
+
+#include "osdhist.h"
 
 /* The functions osdhist probes, in the order of the probes in attach.c. */
 enum probe_fn {
-	FN_ENQUEUE_OP,
-	FN_LOG_OP_STATS,
-	FN_UNREGISTER_INFLIGHT_OP,
+	FN_LOG_OP_STATS,	/* success end of client ops */
+	FN_UNREGISTERED,	/* OpRequest::_unregistered(): every op, once */
 	FN_REPOP_COMMIT,	/* sub-ops, unless --no-subops */
+	FN_ENQUEUE_OP,		/* -P, --phases */
 	FN_DEQUEUE_OP,		/* --phases */
 	FN_REP_SUBMIT,		/* --phases */
-	FN_EC_SUBMIT,		/* --phases */
+	FN_EC_SUBMIT,		/* --phases: ECSwitch:: in 20.x, else ECBackend:: */
 	NR_PROBE_FNS,
 };
 
-/* Offsets inside Ceph objects the BPF programs read (bpf/ rodata). */
-struct ceph_offsets {
-	uint32_t op_request;	/* OpRequest::request */
-	uint32_t op_rmw;	/* OpRequest::op_info.rmw_flags */
-	uint32_t msg_type;	/* Message::header.type */
-	uint32_t msg_recv;	/* Message::recv_stamp */
-	uint32_t op_dequeued;	/* OpRequest::dequeued_time */
-	uint32_t repmod_op;	/* ReplicatedBackend::RepModify::op */
-	uint32_t sp_spg;	/* enqueue_op's spg_t: entry %rsp + this */
-	uint32_t sp_submit_op;	/* submit_transaction's OpRequestRef: likewise */
-};
+/* Optional offsets, bits of osd_binary.have. */
+#define HAVE_SP_SPG	(1u << 0)	/* -P */
+#define HAVE_SP_SUBMIT	(1u << 1)	/* --phases */
+#define HAVE_OP_VECTOR	(1u << 2)	/* per-op-type counts */
 
 struct osd_binary {
 	char build_id[41];
-	uint64_t fn_off[NR_PROBE_FNS];	/* file offsets for the uprobes */
-	struct ceph_offsets offs;
+	char version[64];		/* the binary's own Ceph version */
+	uint64_t fn_off[NR_PROBE_FNS];	/* file offsets for the uprobes; 0: absent */
+	struct osd_offsets offs;
+	uint32_t have;			/* HAVE_* */
 };
 
 extern const char *const probe_fn_symbol[NR_PROBE_FNS];

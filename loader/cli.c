@@ -14,7 +14,7 @@
 
 enum { OPT_JSON = 1000, OPT_OSD, OPT_NO_SUBOPS, OPT_USAGE, OPT_PHASES,
        OPT_SAMPLE, OPT_DRAIN, OPT_PROMETHEUS, OPT_TEXTFILE, OPT_PROM_BUCKETS,
-       OPT_QUIET, OPT_NO_VERIFY };
+       OPT_QUIET, OPT_PERF_UPROBES, OPT_NO_VERIFY };
 
 static const char doc[] =
 "osdhist: latency histograms of Ceph OSD ops, aggregated in the kernel.\n"
@@ -77,6 +77,9 @@ static const struct argp_option opts[] = {
 	{ "quiet", 'q', NULL, 0,
 	  "Print no snapshot on stdout (with --prometheus or --textfile)", 0 },
 	{ "verbose", 'v', NULL, 0, "Print libbpf and attach details on stderr", 0 },
+	{ "perf-uprobes", OPT_PERF_UPROBES, NULL, 0,
+	  "Attach perf-event uprobes instead of uprobe_multi links (what "
+	  "kernels before 6.6 get anyway); their detach stalls OSD threads", 0 },
 	{ "help", 'h', NULL, 0, "Show this help and exit", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Show a short usage message and exit", -1 },
 	{ "version", 'V', NULL, 0, "Print the version and exit", -1 },
@@ -176,6 +179,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'm': o->millis = true; break;
 	case OPT_JSON: o->json = true; break;
 	case 'v': o->verbose = true; break;
+	case OPT_PERF_UPROBES: o->perf_uprobes = true; break;
 	case OPT_PROMETHEUS:
 		if (http_parse_listen(arg, o->prom_host, sizeof(o->prom_host),
 				      &o->prom_port))

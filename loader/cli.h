@@ -21,6 +21,7 @@ struct options {
 	pid_t pid;		/* -p: only this process, 0 = all */
 	int osd;		/* --osd: only this OSD id, -1 = all */
 	bool verbose;		/* -v: libbpf and attach details on stderr */
+	bool perf_uprobes;	/* --perf-uprobes: no uprobe_multi links */
 	double sample_on;	/* --sample ON/PERIOD, seconds; 0 = full tracing */
 	double sample_period;
 	double drain_timeout;	/* --drain-timeout, seconds */

@@ -153,15 +153,20 @@ static void one(FILE *f, const char *name, const char *type, const char *help,
 static const struct {
 	const char *name, *help;
 } activity[NR_HEALTH] = {
-	[H_STARTED] = { "osdhist_ops_started_total",
-			"Ops entered into the in-flight map (followed from their start)." },
-	[H_ENDED] = { "osdhist_ops_ended_total",
-		      "Ops that left the in-flight map at their end." },
+	[H_DONE] = { "osdhist_ops_done_total",
+		     "Ops recorded at their success end (log_op_stats, repop_commit)." },
+	[H_ERROR_END] = { "osdhist_ops_error_ends_total",
+			  "Followed ops that ended without a success end (class error or pg)." },
+	[H_ENTRIES] = { "osdhist_inflight_entries_total",
+			"Entries put in the in-flight map (done marks, or ops followed "
+			"from enqueue_op with -P/--phases)." },
+	[H_REMOVED] = { "osdhist_inflight_removed_total",
+			"In-flight entries removed at their op's last reference." },
 	[H_IGNORED] = { "osdhist_ignored_messages_total",
 			"Messages of kinds osdhist does not follow (replica replies, "
 			"recovery, ...); not a loss." },
-	[H_OUTSIDE] = { "osdhist_ops_started_outside_total",
-			"Ops that ended unfollowed because they started outside the "
+	[H_OUTSIDE] = { "osdhist_ops_outside_total",
+			"Ops not recorded because they were received outside the "
 			"traced time (before osdhist, or between --sample windows); "
 			"not a loss." },
 };

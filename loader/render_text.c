@@ -82,11 +82,11 @@ static void print_health(FILE *f, const struct health_report *h)
 	__u64 losses = health_losses(h);
 	struct loader_loss ll[NR_LOADER_LOSSES];
 
-	fprintf(f, "%shealth: %d osd, %d binary, started %llu, ended %llu, "
+	fprintf(f, "%shealth: %d osd, %d binary, ops %llu done + %llu error ends, "
 		"in flight %llu/%llu, hist keys %llu/%llu, ignored msgs %llu",
 		losses ? "!! " : "", h->osds, h->binaries,
-		(unsigned long long)h->bpf[H_STARTED],
-		(unsigned long long)h->bpf[H_ENDED],
+		(unsigned long long)h->bpf[H_DONE],
+		(unsigned long long)h->bpf[H_ERROR_END],
 		(unsigned long long)h->inflight, (unsigned long long)h->inflight_max,
 		(unsigned long long)h->hists, (unsigned long long)h->hists_max,
 		(unsigned long long)h->bpf[H_IGNORED]);

@@ -21,7 +21,11 @@ struct series_delta {
 struct health_report {
 	__u64 bpf[NR_HEALTH];	/* summed per-CPU counters from bpf/ */
 	__u64 reaped;		/* in-flight entries of dead processes removed */
-	__u64 drain_timeouts;	/* --sample: ops still running when a drain timed out */
+	__u64 evicted;		/* in-flight entries gone without their op's end
+				 * (LRU eviction): at least this many */
+	__u64 drain_timeouts;	/* --sample: drains cut by the timeout while the
+				 * window's ops were still ending, and (-P,
+				 * --phases) ops still in flight then */
 	double traced_total;	/* seconds ops were followed since osdhist started */
 	__u64 window_moves;	/* --sample: times the probes were moved */
 	double window_move_s;	/* ... and the seconds it took, in total */
@@ -57,7 +61,7 @@ extern const char *const health_name[NR_HEALTH];
 bool health_is_loss(int h);
 
 /* The loss counters the loader keeps, beside the BPF ones, in output order. */
-#define NR_LOADER_LOSSES 3
+#define NR_LOADER_LOSSES 4
 struct loader_loss {
 	const char *name;
 	__u64 value;

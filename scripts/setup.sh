@@ -1,26 +1,50 @@
 #!/bin/sh
 # Installs every Debian package that building, the demo, the tests and the
 # bench need.  Idempotent; one dpkg-query when everything is already there.
+#
+# libbpf-dev and bpftool come from bookworm-backports, Debian's own channel:
+# bookworm's libbpf 1.1.2 cannot create uprobe_multi links (libbpf >= 1.3).
 set -eu
 
-PKGS="make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
+PKGS="make gcc clang llvm libelf-dev zlib1g-dev pkg-config libcapstone-dev
 libcmocka-dev ceph-mon ceph-osd ceph-mgr ceph-common python3-rados jq
-libcap2-bin util-linux procps iproute2 bpftrace
+libcap2-bin util-linux procps iproute2 bpftrace debootstrap dwarves
 libmicrohttpd-dev libjson-c-dev prometheus curl systemd man-db groff-base"
+BPO_PKGS="libbpf-dev bpftool"
+BPO_LIST=/etc/apt/sources.list.d/osdhist-bookworm-backports.sources
 
-missing=""
+installed() {	# installed PKG [MIN_VERSION]
+	v=$(dpkg-query -W -f='${db:Status-Status} ${Version}' "$1" 2>/dev/null || true)
+	[ "${v%% *}" = installed ] || return 1
+	[ -z "${2:-}" ] || dpkg --compare-versions "${v#* }" ge "$2"
+}
+
+missing="" bpo_missing=""
 for p in $PKGS; do
-	s=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-	[ "$s" = installed ] || missing="$missing $p"
+	installed "$p" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+installed libbpf-dev 1:1.3 || bpo_missing="$bpo_missing libbpf-dev"
+installed bpftool 7.3 || bpo_missing="$bpo_missing bpftool"
+[ -z "$missing$bpo_missing" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
-	echo "setup: missing packages:$missing; run 'sudo scripts/setup.sh' (needs root for apt-get)" >&2
+	echo "setup: missing packages:$missing$bpo_missing; run 'sudo scripts/setup.sh' (needs root for apt-get)" >&2
 	exit 1
 fi
-echo "setup: installing$missing" >&2
+echo "setup: installing$missing$bpo_missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+if [ -n "$bpo_missing" ] && ! grep -qs bookworm-backports /etc/apt/sources.list \
+	/etc/apt/sources.list.d/*; then
+	cat > "$BPO_LIST" <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+fi
 apt-get update -q >/dev/null
 # ceph packages start no daemon here: we run our own throwaway clusters.
-apt-get install -y -q --no-install-recommends $missing >/dev/null
+[ -z "$missing" ] || apt-get install -y -q --no-install-recommends $missing >/dev/null
+[ -z "$bpo_missing" ] || apt-get install -y -q --no-install-recommends \
+	-t bookworm-backports $BPO_PKGS >/dev/null

@@ -26,8 +26,8 @@ static void lacks_symbol(void **state)
 	(void)state;
 
 	assert_int_equal(binary_inspect("/bin/true", "/bin/true", &b, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "lacks the symbol _ZN3OSD10enqueue_op"));
-	assert_non_null(strstr(err, "(OSD::enqueue_op)"));
+	assert_non_null(strstr(err, "lacks the symbol _ZN12PrimaryLogPG12log_op_stats"));
+	assert_non_null(strstr(err, "(PrimaryLogPG::log_op_stats)"));
 	assert_non_null(strstr(err, "build-id "));
 	assert_null(strstr(err, "build-id none"));
 }
@@ -43,7 +43,7 @@ static void debian_ceph_osd(void **state)
 	assert_string_equal(b.build_id, "fb66b3cec5f264a2f863d96fa875eb4ae39bb0bf");
 	assert_int_equal(b.fn_off[FN_ENQUEUE_OP], 0x6567b0);
 	assert_int_equal(b.fn_off[FN_LOG_OP_STATS], 0x76da00);
-	assert_int_equal(b.fn_off[FN_UNREGISTER_INFLIGHT_OP], 0x957210);
+	assert_int_equal(b.fn_off[FN_UNREGISTERED], 0xfff040);
 	assert_int_equal(b.offs.op_request, 0xe0);
 	assert_int_equal(b.offs.op_rmw, 0xc0);
 	assert_int_equal(b.offs.msg_type, 0x28);
