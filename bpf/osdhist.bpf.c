@@ -21,7 +21,8 @@ __u64 window_ends = 0;
 const volatile bool split_pool = false;
 const volatile bool trace_subops = true;
 const volatile bool phases = false;
-/* -P or --phases: OSD::enqueue_op is probed and creates the entries. */
+/* -P or --phases: entries are made before the success end (enqueue_op,
+ * submit_transaction), which then looks them up. */
 const volatile bool start_probe = false;
 
 struct {
@@ -189,9 +190,11 @@ static __always_inline __u8 classify(__u64 rmw)
 }
 
 /*
- * Every phase of an op that ends now.  Total is Ceph's own op latency,
- * now - recv_stamp; queue ends at the dequeued_time stamp OSD::dequeue_op
- * wrote (0: the op never left the queue).
+ * Every phase of an op that ends now, all on Ceph's clock (REALTIME).  Total
+ * is Ceph's own op latency, now - recv_stamp; queue ends at the
+ * dequeued_time stamp OSD::dequeue_op wrote (0: the op never left the
+ * queue); with --phases, execute runs from there to the write's
+ * submit_transaction (or the end), commit from there to the end.
  */
 static __always_inline void record_op(struct binary_row *r, __u32 pid, __u8 cls,
 				      const struct op_view *v,
@@ -199,19 +202,20 @@ static __always_inline void record_op(struct binary_row *r, __u32 pid, __u8 cls,
 {
 	__u64 rt = now_rt(), total = rt > v->recv ? rt - v->recv : 0;
 	__u64 deq = utime_ns((void *)(v->op + r->offs.op_dequeued));
-	__u64 queue = deq > v->recv ? deq - v->recv : 0;
+	__u64 sub = st ? st->submit_rt : 0;
 	__s64 pool = st ? st->pool : -1;
 
+	if (!deq || deq < v->recv || deq > rt)
+		deq = rt;		/* never dequeued: all of it is queue */
+	if (sub && (sub < deq || sub > rt))
+		sub = 0;
 	record(pid, cls, PHASE_TOTAL, pool, total);
-	record(pid, cls, PHASE_QUEUE, pool, deq && queue < total ? queue : total);
-	if (!phases || !st || !st->dequeue_ns)
+	record(pid, cls, PHASE_QUEUE, pool, deq - v->recv);
+	if (!phases)
 		return;
-	__u64 now = bpf_ktime_get_ns();
-
-	record(pid, cls, PHASE_EXECUTE, pool,
-	       (st->submit_ns ? st->submit_ns : now) - st->dequeue_ns);
-	if (st->submit_ns)
-		record(pid, cls, PHASE_COMMIT, pool, now - st->submit_ns);
+	record(pid, cls, PHASE_EXECUTE, pool, (sub ? sub : rt) - deq);
+	if (sub)
+		record(pid, cls, PHASE_COMMIT, pool, rt - sub);
 }
 
 /* The end where Ceph counts the op: record it and leave a done mark for
@@ -322,7 +326,7 @@ int BPF_KPROBE(op_unregistered, void *op)
 }
 
 /*
- * -P and --phases only.  OSD::enqueue_op(spg_t pgid, OpRequestRef&& op,
+ * -P only.  OSD::enqueue_op(spg_t pgid, OpRequestRef&& op,
  * unsigned owner_cost): every op the OSD accepted is queued here once.  The
  * rvalue reference arrives as a pointer to the intrusive_ptr; spg_t (24
  * bytes, trivially copyable) is on the stack, pgid.m_pool first.
@@ -347,27 +351,12 @@ int BPF_KPROBE(op_enqueue, void *osd, void **opref)
 }
 
 /*
- * --phases only.  OSD::dequeue_op(PGRef pg, OpRequestRef op, TPHandle&): the
- * op leaves the shard queue (again, if it was requeued).  Both smart
- * pointers are non-trivial, so each arrives as a pointer to it.
- */
-SEC("uprobe")
-int BPF_KPROBE(op_dequeue, void *osd, void **pgref, void **opref)
-{
-	struct op_key key = { .tgid = tgid(), .op = read_u64(opref) };
-	struct op_state *st = bpf_map_lookup_elem(&inflight, &key);
-
-	if (st)
-		st->dequeue_ns = bpf_ktime_get_ns();
-	return 0;
-}
-
-/*
  * --phases only.  {Replicated,EC}Backend::submit_transaction(..., osd_reqid_t,
  * OpRequestRef op) (ECSwitch:: in 20.x, which dispatches to both EC
  * backends): a write's transaction goes to the object store and the
  * replicas.  op is the last of twelve arguments: a pointer to the
- * intrusive_ptr, on the stack.
+ * intrusive_ptr, on the stack.  The write's entry is made here (or, with
+ * -P, at enqueue_op).
  */
 SEC("uprobe")
 int BPF_KPROBE(op_submit)
@@ -376,10 +365,18 @@ int BPF_KPROBE(op_submit)
 	void *opref = (void *)read_u64((void *)(PT_REGS_SP(ctx) + r->offs.sp_submit_op));
 	struct op_key key = { .tgid = tgid(), .op = read_u64(opref) };
 	struct op_state *st = bpf_map_lookup_elem(&inflight, &key);
+	struct op_state fresh = { .pool = -1 };
 
-	if (st)
-		st->submit_ns = bpf_ktime_get_ns();
-	return 0;
+	if (st) {
+		st->submit_rt = now_rt();
+		return 0;
+	}
+	if (!key.op)
+		return count(H_READ_FAIL);
+	fresh.submit_rt = now_rt();
+	if (bpf_map_update_elem(&inflight, &key, &fresh, BPF_NOEXIST))
+		return count(H_INSERT_FAIL);
+	return count(H_ENTRIES);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -29,9 +29,9 @@ static struct bpf_program *prog_of(struct tracer *t, int fn)
 	case FN_REPOP_COMMIT:
 		return t->opt->no_subops ? NULL : t->skel->progs.subop_done;
 	case FN_ENQUEUE_OP:
-		return t->opt->pool || t->opt->phases ? t->skel->progs.op_enqueue : NULL;
+		return t->opt->pool ? t->skel->progs.op_enqueue : NULL;
 	case FN_DEQUEUE_OP:
-		return t->opt->phases ? t->skel->progs.op_dequeue : NULL;
+		return NULL;	/* Ceph's dequeued_time stamp does its job */
 	case FN_REP_SUBMIT:
 	case FN_EC_SUBMIT:
 		return t->opt->phases ? t->skel->progs.op_submit : NULL;

@@ -48,7 +48,7 @@ enum op_class {
 enum op_phase {
 	PHASE_TOTAL,	/* Message::recv_stamp -> end of op (Ceph's op latency) */
 	PHASE_QUEUE,	/* recv_stamp -> OpRequest::dequeued_time (last dequeue) */
-	PHASE_EXECUTE,	/* dequeue_op -> transaction submitted (writes) or end */
+	PHASE_EXECUTE,	/* dequeued_time -> transaction submitted (writes) or end */
 	PHASE_COMMIT,	/* transaction submitted -> end (commit on all replicas) */
 	NR_PHASES,
 };
@@ -132,8 +132,7 @@ struct op_key {
 /* An in-flight entry: a done mark, or (-P, --phases) an op followed from
  * enqueue_op. */
 struct op_state {
-	__u64 dequeue_ns;	/* --phases: last dequeue_op (ktime) */
-	__u64 submit_ns;	/* --phases: submit_transaction (ktime) */
+	__u64 submit_rt;	/* --phases: submit_transaction, CLOCK_REALTIME ns */
 	__s64 pool;		/* -P: from enqueue_op's spg_t, else -1 */
 	__u8 done;		/* a success end has recorded it */
 	__u8 pad[7];
