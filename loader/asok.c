@@ -115,13 +115,13 @@ static int from_listening(const char *proc_root, pid_t pid, char *path, size_t s
 		if (!(flags & UNIX_LISTENING) || type != SOCK_STREAM || name[0] != '/' ||
 		    !bsearch(&ino, inos, n, sizeof(*inos), cmp_ino))
 			continue;
+		/* only a .asok: a socket configured under another name is
+		 * found from the config, never guessed among other listeners */
 		len = strlen(name);
 		if (len > 5 && !strcmp(name + len - 5, ".asok")) {
 			snprintf(best, sizeof(best), "%s", name);
 			break;
 		}
-		if (!best[0])	/* a listener not named .asok: a last resort */
-			snprintf(best, sizeof(best), "%s", name);
 	}
 	fclose(f);
 	free(inos);

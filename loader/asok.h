@@ -36,7 +36,7 @@ extern const char *const asok_err_name[NR_ASOK_ERRS];
  * as a path openable from here: under PROC/PID/root, so a container's or a
  * chroot's socket is reached through the OSD's own root.  Tried in order:
  *   1. the unix sockets PID listens on (PROC/PID/net/unix against the
- *      socket inodes of its fds), preferring a name ending in .asok;
+ *      socket inodes of its fds) with a name ending in .asok;
  *   2. its command line and config: --admin-socket, else admin_socket from
  *      -c/--conf (default /etc/ceph/$cluster.conf) in [osd.N], [osd] or
  *      [global], else Ceph's default $run_dir/$cluster-$name.asok with
