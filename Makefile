@@ -11,6 +11,9 @@ LDLIBS   += -lbpf -lelf -lz
 # '=' not ':=': expanded when used, after `deps` may have installed it
 MHD_FLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+# json-c parses perf dump answers (loader/asok.c)
+JSON_FLAGS = $(shell pkg-config --cflags json-c 2>/dev/null)
+LDLIBS   += $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 UNITDIR  ?= $(PREFIX)/lib/systemd/system
@@ -48,13 +51,25 @@ $(OUT)/osdhist.skel.h: $(OUT)/osdhist.bpf.o
 	$(BPFTOOL) gen skeleton $< name osdhist_bpf > $@.tmp && mv $@.tmp $@
 
 $(OUT)/%.o: loader/%.c $(wildcard loader/*.h) maps/osdhist.h $(OUT)/osdhist.skel.h
-	$(CC) $(CPPFLAGS) $(MHD_FLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(MHD_FLAGS) $(JSON_FLAGS) $(CFLAGS) -c $< -o $@
 
 osdhist: $(OUT)/main.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -lm -o $@
 
+# The test build: the whole loader compiled again with OSDHIST_TEST_HOOKS
+# (loader/testhooks.h: faults driven by environment variables), into another
+# binary; ./osdhist never honours them.
+TH_OBJS := $(LOADER_SRCS:loader/%.c=$(OUT)/th/%.o)
+
+$(OUT)/th/%.o: loader/%.c $(wildcard loader/*.h) maps/osdhist.h $(OUT)/osdhist.skel.h
+	@mkdir -p $(OUT)/th
+	$(CC) $(CPPFLAGS) $(MHD_FLAGS) $(JSON_FLAGS) $(CFLAGS) -DOSDHIST_TEST_HOOKS -c $< -o $@
+
+$(OUT)/osdhist-testhooks: $(TH_OBJS)
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -lm -o $@
+
 $(OUT)/unit_tests: $(UNIT_SRCS) $(LIB_OBJS)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $^ $(LDLIBS) -lm -lcmocka -o $@
+	$(CC) $(CPPFLAGS) $(JSON_FLAGS) $(CFLAGS) -Itests/unit $^ $(LDLIBS) -lm -lcmocka -o $@
 
 unit-test: deps $(OUT)/unit_tests
 	@$(OUT)/unit_tests
@@ -64,7 +79,7 @@ integration-test: all
 
 # The one test command (README, .ci/run): unit tests, then integration tests
 # on throwaway clusters, then one summary line.
-test: all $(OUT)/unit_tests
+test: all $(OUT)/unit_tests $(OUT)/osdhist-testhooks
 	@tests/run-all.sh
 
 demo: all

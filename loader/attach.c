@@ -17,6 +17,7 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "osdhist.skel.h"
+#include "testhooks.h"
 #include "tracer.h"
 
 /* The program for a probed function, NULL when the options leave it out. */
@@ -283,6 +284,7 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 		b->refused = true;
 		return 1;
 	}
+	testhook_offsets(&ob.offs);	/* test build only: OSDHIST_TEST_OFFSETS */
 	b->row = take_row(t, &ob.offs);
 	if (b->row < 0) {	/* cannot happen: as many rows as slots */
 		b->refused = true;

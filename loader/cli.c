@@ -14,7 +14,7 @@
 
 enum { OPT_JSON = 1000, OPT_OSD, OPT_NO_SUBOPS, OPT_USAGE, OPT_PHASES,
        OPT_SAMPLE, OPT_DRAIN, OPT_PROMETHEUS, OPT_TEXTFILE, OPT_PROM_BUCKETS,
-       OPT_QUIET, OPT_PERF_UPROBES };
+       OPT_QUIET, OPT_PERF_UPROBES, OPT_NO_VERIFY };
 
 static const char doc[] =
 "osdhist: latency histograms of Ceph OSD ops, aggregated in the kernel.\n"
@@ -80,6 +80,9 @@ static const struct argp_option opts[] = {
 	{ "prom-buckets", OPT_PROM_BUCKETS, "LIST", 0,
 	  "Exported bucket bounds in seconds, comma-separated, increasing, at "
 	  "most 64 (default 25us to 10s: 0.000025,0.00005,0.0001,0.00025,...,10)", 0 },
+	{ "no-verify", OPT_NO_VERIFY, NULL, 0,
+	  "Do not check osdhist's counts against each OSD's own perf counters "
+	  "(perf dump over its admin socket, once a second)", 0 },
 	{ "quiet", 'q', NULL, 0,
 	  "Print no snapshot on stdout (with --prometheus or --textfile)", 0 },
 	{ "verbose", 'v', NULL, 0, "Print libbpf and attach details on stderr", 0 },
@@ -206,6 +209,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case 'q': o->quiet = true; break;
+	case OPT_NO_VERIFY: o->no_verify = true; break;
 	case 'h':
 		/* argp_state_help() is silent under ARGP_NO_ERRS */
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, state->name);

@@ -31,6 +31,7 @@ struct options {
 	const char *textfile;	/* --textfile PATH, NULL = off */
 	struct prom_buckets buckets;	/* --prom-buckets, in ns */
 	bool quiet;		/* --quiet: no snapshots on stdout */
+	bool no_verify;		/* --no-verify: no check against perf dump */
 	bool exit_now;		/* --help/--usage/--version printed: exit 0 */
 };
 

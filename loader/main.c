@@ -16,12 +16,14 @@
 #include "export.h"
 #include "procs.h"
 #include "tracer.h"
+#include "verify.h"
 
 /* How often /proc is rescanned for new OSDs and binaries, at most. */
 #define RESCAN_SEC 1.0
 
 static volatile sig_atomic_t stop, print_now;
 static bool verbose;
+static struct verifier *verifier;	/* NULL with --no-verify */
 
 static void on_signal(int sig)
 {
@@ -79,14 +81,16 @@ static int check_kernel(void)
 static void print_snapshot(struct tracer *t, const struct options *o, double interval)
 {
 	static double traced_total;	/* seconds ops were followed, all along */
-	struct report r;
+	struct report r = { 0 };
 	struct series_delta *kept;
 	int n = 0;
 
+	verify_begin(verifier, t->procs, t->nprocs);	/* Ceph's counters, before */
 	if (tracer_snapshot(t, &r)) {
 		fprintf(stderr, "osdhist: out of memory reading the maps\n");
 		return;
 	}
+	verify_end(verifier, &r);	/* ... and after: compared with r */
 	kept = t->deltas;	/* only now: the snapshot may have moved it */
 	r.interval = interval;
 	if (r.traced < 0)
@@ -138,6 +142,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	verifier = verify_new(&o, "/proc");
 	last = mono_now();
 	next_print = last + o.interval;
 	next_scan = last;
@@ -190,6 +195,7 @@ int main(int argc, char **argv)
 	if (stop && !err)	/* SIGINT/SIGTERM, -p gone: a final snapshot */
 		print_snapshot(&t, &o, mono_now() - last);
 	tracer_close(&t);
+	verify_free(verifier);
 	export_stop();
 	return err;
 }

@@ -14,6 +14,7 @@
 
 #include "prom.h"
 #include "report.h"
+#include "verify.h"
 
 #define FAMILY "osdhist_op_latency_seconds"
 
@@ -233,6 +234,40 @@ static void print_health(FILE *f, const struct report *r)
 	fprintf(f, "osdhist_last_snapshot_timestamp_seconds %.3f\n", r->time);
 }
 
+/* The oracle's verdict per OSD; the alert rules fire on the mismatch gauge. */
+static void print_verify(FILE *f, const struct report *r)
+{
+	if (!r->nverify)
+		return;
+	family(f, "osdhist_verify_state", "gauge",
+	       "1 for the OSD's current state against its own perf counters: "
+	       "verified, unverified (no socket, timeout, ...) or mismatch.");
+	for (int i = 0; i < r->nverify; i++)
+		for (int s = 0; s < NR_VERIFY_STATES; s++)
+			fprintf(f, "osdhist_verify_state{ceph_daemon=\"osd.%d\",state=\"%s\"} %d\n",
+				r->verify[i].osd, verify_state_name[s], (int)r->verify[i].state == s);
+	family(f, "osdhist_verify_mismatch", "gauge",
+	       "1 while osdhist's count of this class has disagreed with Ceph's "
+	       "counter (op_r, op_w, op_rw, subop_w) beyond the bound for several "
+	       "checks: the derived offsets may be wrong for this build.");
+	for (int i = 0; i < r->nverify; i++)
+		for (int k = 0; k < NR_VC; k++)
+			if (r->verify[i].cls[k].compared)
+				fprintf(f, "osdhist_verify_mismatch{ceph_daemon=\"osd.%d\","
+					"class=\"%s\"} %d\n", r->verify[i].osd,
+					class_name[verify_op_class[k]], r->verify[i].cls[k].mismatch);
+	family(f, "osdhist_verify_excess_ops", "gauge",
+	       "How far osdhist's count since the baseline is outside the bound "
+	       "around Ceph's counter (0 inside; negative: fewer ops than Ceph).");
+	for (int i = 0; i < r->nverify; i++)
+		for (int k = 0; k < NR_VC; k++)
+			if (r->verify[i].cls[k].compared)
+				fprintf(f, "osdhist_verify_excess_ops{ceph_daemon=\"osd.%d\","
+					"class=\"%s\"} %lld\n", r->verify[i].osd,
+					class_name[verify_op_class[k]],
+					(long long)r->verify[i].cls[k].j.excess);
+}
+
 void render_prom(FILE *f, const struct report *r, const struct prom_buckets *b,
 		 const char *version)
 {
@@ -243,6 +278,7 @@ void render_prom(FILE *f, const struct report *r, const struct prom_buckets *b,
 	for (int i = 0; i < r->n; i++)
 		print_hist(f, &r->s[i], b);
 	print_health(f, r);
+	print_verify(f, r);
 	family(f, "osdhist_build_info", "gauge", "osdhist's version; always 1.");
 	fprintf(f, "osdhist_build_info{version=\"%s\"} 1\n", version);
 }

@@ -53,6 +53,8 @@ struct health_report {
 	__u64 http_rejected[NR_HTTP_REJECT];
 };
 
+struct verify_report;	/* verify.h */
+
 struct report {
 	double time;		/* unix seconds at the end of the interval */
 	double interval;	/* seconds the interval lasted */
@@ -62,6 +64,8 @@ struct report {
 	const struct series_delta *s;
 	int n;
 	struct health_report health;
+	const struct verify_report *verify;	/* per OSD; NULL with --no-verify */
+	int nverify;
 };
 
 extern const char *const class_name[NR_CLASSES];

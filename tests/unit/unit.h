@@ -14,3 +14,5 @@ int run_render_tests(void);
 int run_binary_tests(void);
 int run_prom_tests(void);
 int run_http_guard_tests(void);
+int run_verify_tests(void);
+int run_asok_tests(void);
