@@ -25,7 +25,7 @@ LIB_SRCS    := $(filter-out loader/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps clean test unit-test integration-test demo bench bench-duty install
+.PHONY: all deps clean test unit-test integration-test demo bench bench-duty bench-waits install
 
 all: deps osdhist
 
@@ -90,6 +90,9 @@ bench: all
 
 bench-duty: all
 	@bench/duty.sh
+
+bench-waits: all
+	@bench/waits.sh
 
 # The unit's ExecStart names the installed binary: generated from
 # dist/osdhist.service.in with BINDIR substituted.

@@ -89,4 +89,14 @@ for t in t1 t16; do
 		jq -e -n "$(s bpftrace.bpf_us_per_op) > 0"
 	check "$t: osdhist compared with the peer" jq -e ".workloads.$t.versus_peer.lines | length == 3" "$J"
 done
+
+# bench/waits.sh --smoke: OSD threads' long waits while the probes move.
+smoke waits.sh waits
+for v in none multi perf; do
+	check "waits $v: measured" jq -e --arg v "$v" '[.variants[] | select(.variant == $v)] | length == 1' "$J"
+done
+for v in multi perf; do
+	check "waits $v: the probes moved" jq -e --arg v "$v" '.variants[] | select(.variant == $v) | .moves > 0' "$J"
+done
+echo "# waits per 100 moves: $(jq -c '[.variants[] | {(.variant): .uprobe_waits_per_100_moves}] | add' "$J")"
 finish
