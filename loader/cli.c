@@ -47,20 +47,23 @@ static const char args_doc[] = "[INTERVAL [COUNT]]";
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Trace only this ceph-osd process", 0 },
 	{ "osd", OPT_OSD, "ID", 0, "Show only this OSD id (e.g. 3 for osd.3)", 0 },
-	{ "pool", 'P', NULL, 0, "Key histograms by pool id as well", 0 },
+	{ "pool", 'P', NULL, 0, "Key histograms by pool id as well (probes "
+	  "OSD::enqueue_op too: 3 hits per client op instead of 2)", 0 },
 	{ "phases", OPT_PHASES, NULL, 0,
-	  "Also split execute and commit phases (probes dequeue_op and "
-	  "submit_transaction: 5 hits per write, 4 per read, instead of 3)", 0 },
+	  "Also split execute and commit phases (probes submit_transaction "
+	  "too: 3 hits per client write instead of 2; reads unchanged)", 0 },
 	{ "no-subops", OPT_NO_SUBOPS, NULL, 0,
 	  "Do not follow replica sub-ops (class subop)", 0 },
 	{ "sample", OPT_SAMPLE, "ON/PERIOD", 0,
-	  "Sample in time: ops are followed when they start in the first ON of "
-	  "every PERIOD (e.g. 1s/10s); probes are detached the rest of the "
-	  "time.  Each detach stalls an OSD thread for a few ms: prefer a "
-	  "PERIOD of 10s or more.  Default: trace everything", 0 },
+	  "Sample in time: ops are recorded when the OSD received them in the "
+	  "first ON of every PERIOD (e.g. 1s/10s); probes are detached the rest "
+	  "of the time.  With perf-event uprobes (--perf-uprobes, kernels "
+	  "before 6.6) each detach stalls an OSD thread for a few ms: there, "
+	  "prefer a PERIOD of 10s or more.  Default: trace everything", 0 },
 	{ "drain-timeout", OPT_DRAIN, "DURATION", 0,
-	  "With --sample: how long a closed window waits for its ops to end "
-	  "(default 2s); ops still running then are counted in the health line", 0 },
+	  "With --sample: a closed window keeps its probes while its ops keep "
+	  "ending (until none has for 100 ms), at most this long (default 2s); "
+	  "a drain cut short is counted in the health line", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each snapshot", 0 },
 	{ "milliseconds", 'm', NULL, 0, "Text output in milliseconds, not microseconds", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line instead of text", 0 },
