@@ -64,6 +64,33 @@ static void open_row(struct tracer *t, int row, __u64 now)
 	__atomic_store_n(&r->open_rt, now, __ATOMIC_SEQ_CST);
 }
 
+/* The byte ranges an end reads of the OpRequest and of its Message. */
+static void read_windows(struct binary_row *r)
+{
+	const struct osd_offsets *o = &r->offs;
+	__u32 lo = o->op_request, hi = o->op_request + 8;
+
+	lo = o->op_rmw < lo ? o->op_rmw : lo;
+	lo = o->op_dequeued < lo ? o->op_dequeued : lo;
+	hi = o->op_rmw + 8 > hi ? o->op_rmw + 8 : hi;
+	hi = o->op_dequeued + 8 > hi ? o->op_dequeued + 8 : hi;
+	r->opw_off = lo;
+	r->opw_len = hi - lo;
+	lo = o->msg_type < o->msg_recv ? o->msg_type : o->msg_recv;
+	hi = o->msg_type + 8 > o->msg_recv + 8 ? o->msg_type + 8 : o->msg_recv + 8;
+	r->msgw_off = lo;
+	r->msgw_len = hi - lo;
+}
+
+/* Whether the fields an end reads lie close enough for one read each. */
+static bool windows_fit(const struct osd_offsets *o)
+{
+	struct binary_row r = { .offs = *o };
+
+	read_windows(&r);
+	return r.opw_len <= READ_WINDOW_MAX && r.msgw_len <= READ_WINDOW_MAX;
+}
+
 /* A free row of bpf/'s rows[] for a new binary; -1 if none. */
 static int take_row(struct tracer *t, const struct osd_offsets *o)
 {
@@ -76,6 +103,7 @@ static int take_row(struct tracer *t, const struct osd_offsets *o)
 		memset(r, 0, sizeof(*r));
 		r->open_rt = ~0ULL;	/* nothing is traced until attached */
 		r->offs = *o;
+		read_windows(r);
 		return i;
 	}
 	return -1;
@@ -285,6 +313,14 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 		return 1;
 	}
 	testhook_offsets(&ob.offs);	/* test build only: OSDHIST_TEST_OFFSETS */
+	if (!windows_fit(&ob.offs)) {
+		fprintf(stderr, "osdhist: cannot trace pid %d: in its ceph-osd (build-id "
+			"%s) the OpRequest or Message fields osdhist reads span more "
+			"than %d bytes; this layout is not supported\n", pid,
+			ob.build_id, READ_WINDOW_MAX);
+		b->refused = true;
+		return 1;
+	}
 	b->row = take_row(t, &ob.offs);
 	if (b->row < 0) {	/* cannot happen: as many rows as slots */
 		b->refused = true;

@@ -181,8 +181,16 @@ struct osd_offsets {
  * their recv_stamp (CLOCK_REALTIME) is in [open_rt, close_rt): the time the
  * binary's probes have all been in place, or a --sample window.
  */
+#define READ_WINDOW_MAX	256
+
 struct binary_row {
 	struct osd_offsets offs;
+	/* What an end reads of the op, in one read each: OpRequest bytes
+	 * [opw_off, opw_off + opw_len) (request, op_info, dequeued_time) and
+	 * Message bytes [msgw_off, msgw_off + msgw_len) (header, recv_stamp);
+	 * at most READ_WINDOW_MAX each. */
+	__u32 opw_off, opw_len;
+	__u32 msgw_off, msgw_len;
 	__u64 open_rt;
 	__u64 close_rt;		/* ~0: open-ended */
 	__u64 prev_open_rt;	/* --sample: the previous window, to tell */
