@@ -26,7 +26,7 @@ const volatile bool phases = false;
 const volatile bool start_probe = false;
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, INFLIGHT_ENTRIES);
 	__type(key, struct op_key);
 	__type(value, struct op_state);
