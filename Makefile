@@ -7,7 +7,7 @@ BPFTOOL  ?= bpftool
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
 CPPFLAGS += -Ibuild -Imaps -Iloader
-LDLIBS   += -lbpf -lelf -lz
+LDLIBS   += -lbpf -lelf -lz -lcapstone
 # '=' not ':=': expanded when used, after `deps` may have installed it
 MHD_FLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)

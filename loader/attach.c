@@ -303,12 +303,16 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 		return 1;
 	}
 	memcpy(b->build_id, ob.build_id, sizeof(b->build_id));
-	if ((t->opt->pool && !(ob.have & HAVE_SP_SPG)) ||
-	    (t->opt->phases && !(ob.have & HAVE_SP_SUBMIT))) {
+	for (int f = 0; f < NR_FEATS; f++) {
+		bool asked = (f == FEAT_POOL && t->opt->pool) ||
+			     (f == FEAT_PHASES && t->opt->phases);
+		char why[300];
+
+		if (!asked || !binary_feature(&ob, f, why, sizeof(why)))
+			continue;
 		fprintf(stderr, "osdhist: cannot trace pid %d with %s: its ceph-osd "
-			"(build-id %s) did not yield the stack offsets it needs "
-			"(see osdhist --inspect -v); run without it\n", pid,
-			t->opt->pool ? "-P" : "--phases", ob.build_id);
+			"(build-id %s) lacks %s; run without it\n", pid,
+			osd_feature_name[f], ob.build_id, why);
 		b->refused = true;
 		return 1;
 	}

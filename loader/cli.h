@@ -32,6 +32,8 @@ struct options {
 	struct prom_buckets buckets;	/* --prom-buckets, in ns */
 	bool quiet;		/* --quiet: no snapshots on stdout */
 	bool no_verify;		/* --no-verify: no check against perf dump */
+	const char *inspect;	/* --inspect PATH: report on a binary, exit */
+	bool list;		/* --list: report on every running ceph-osd, exit */
 	bool exit_now;		/* --help/--usage/--version printed: exit 0 */
 };
 
