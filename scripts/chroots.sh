@@ -37,6 +37,27 @@ PKGS="ceph-osd ceph-mon ceph-mgr ceph-common ceph-osd-dbg"
 log() { echo "$PROG: $*" >&2; }
 die() { echo "$PROG: error: $*" >&2; exit 1; }
 
+# Long steps run in a process group of their own, so that a TERM or INT to
+# this script alone (not to its group) ends debootstrap/apt and their dpkgs
+# too, instead of leaving them writing into a tree the next run removes.
+CHILD=
+on_signal() { # EXIT-CODE
+    trap '' INT TERM
+    [ -z "$CHILD" ] || { kill -TERM -- "-$CHILD" 2>/dev/null || true; wait "$CHILD" 2>/dev/null || true; }
+    log "interrupted; the half-built chroot is removed by the next run"
+    exit "$1"
+}
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM
+step() { # LOG CMD... : run CMD in its own session, output appended to LOG
+    local log=$1 rc=0; shift
+    setsid "$@" >>"$log" 2>&1 </dev/null &
+    CHILD=$!
+    wait "$CHILD" || rc=$?
+    CHILD=
+    return "$rc"
+}
+
 suite_of() {
     case $1 in
         reef) echo trixie ;;
@@ -45,15 +66,16 @@ suite_of() {
     esac
 }
 
-# Run CMD... inside ROOT with /proc mounted in a private mount namespace:
-# the mount vanishes with the namespace, whatever happens to us.
-in_root() { # ROOT CMD...
-    local root=$1; shift
-    unshare -m --propagation private sh -c '
+# IN_ROOT=(command prefix) that runs CMD... inside ROOT, with /proc mounted
+# in a private mount namespace: the mount vanishes with the namespace,
+# whatever happens to us.  A clean environment: no host locale or PATH.
+set_in_root() { # ROOT
+    # shellcheck disable=SC2016
+    IN_ROOT=(unshare -m --propagation private sh -c '
         r=$1; shift
-        mount -t proc proc "$r/proc" && exec chroot "$r" "$@"' sh "$root" \
-        env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
-        DEBIAN_FRONTEND=noninteractive "$@"
+        mount -t proc proc "$r/proc" && exec chroot "$r" "$@"' sh "$1"
+        env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8
+        DEBIAN_FRONTEND=noninteractive)
 }
 
 # Something mounted at or under PATH in any mount namespace we can see?
@@ -77,8 +99,17 @@ build() { # NAME SUITE DEST
     log "$name: debootstrap --variant=minbase $suite from $MIRROR ..."
     # debootstrap checks the Release signature but not Valid-Until, so an
     # archive snapshot whose sid Release has expired still bootstraps.
-    if ! debootstrap --variant=minbase "$suite" "$root" "$MIRROR" >"$tmp/debootstrap.log" 2>&1; then
+    # Two stages, so that dpkg runs with unsafe-io from the first package
+    # on: its fsync per file is most of the time on a busy disk, and a
+    # chroot that a crash leaves half-built has no stamp and is rebuilt.
+    set_in_root "$root"
+    if ! step "$tmp/debootstrap.log" debootstrap --foreign --variant=minbase "$suite" "$root" "$MIRROR"; then
         die "$name: debootstrap $suite failed: $(tail -n 1 "$tmp/debootstrap.log"); full log: $tmp/debootstrap.log"
+    fi
+    mkdir -p "$root/etc/dpkg/dpkg.cfg.d"
+    echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/osdhist-unsafe-io"
+    if ! step "$tmp/debootstrap.log" "${IN_ROOT[@]}" /debootstrap/debootstrap --second-stage; then
+        die "$name: debootstrap --second-stage failed: $(tail -n 1 "$tmp/debootstrap.log"); full log: $tmp/debootstrap.log"
     fi
     t=$SECONDS
     log "$name: base system in $((t - t0)) s"
@@ -94,16 +125,17 @@ APT::Install-Recommends "false";
 APT::Install-Suggests "false";
 EOF
     log "$name: apt-get install $PKGS ..."
-    if ! { in_root "$root" apt-get update -q &&
-           in_root "$root" apt-get install -y -q $PKGS &&
-           in_root "$root" apt-get clean; } >"$tmp/apt.log" 2>&1; then
+    # shellcheck disable=SC2086
+    if ! { step "$tmp/apt.log" "${IN_ROOT[@]}" apt-get update -q &&
+           step "$tmp/apt.log" "${IN_ROOT[@]}" apt-get install -y -q $PKGS &&
+           step "$tmp/apt.log" "${IN_ROOT[@]}" apt-get clean; }; then
         die "$name: apt-get install in the chroot failed: $(grep -E '^E:' "$tmp/apt.log" | tail -n 1); full log: $tmp/apt.log"
     fi
     log "$name: ceph installed in $((SECONDS - t)) s"
 
     # shellcheck disable=SC2086
-    in_root "$root" dpkg-query -W -f '${Package} ${Version}\n' $PKGS >"$tmp/VERSION"
-    in_root "$root" ceph-osd --version >>"$tmp/VERSION"
+    "${IN_ROOT[@]}" dpkg-query -W -f '${Package} ${Version}\n' $PKGS >"$tmp/VERSION"
+    "${IN_ROOT[@]}" ceph-osd --version >>"$tmp/VERSION"
     # the stamp last, then into place in one rename
     date -u +%FT%TZ >"$tmp/complete"
     mv -T -- "$tmp" "$dest"

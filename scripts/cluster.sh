@@ -25,9 +25,9 @@
 #                       CHROOT (see scripts/chroots.sh), with its own Ceph
 #                       release; clients (ceph, rados) stay on the host.
 #                       --osd-bin is then a path inside CHROOT and the
-#                       --osd-wrap command runs inside CHROOT too.  ceph-mgr
-#                       is started only if CHROOT has one; PG states (and so
-#                       this script's waiting) need it.
+#                       --osd-wrap command runs inside CHROOT too.  CHROOT
+#                       needs ceph-mgr as well: PG states (and so this
+#                       script's wait for active+clean) come from it.
 #   cluster.sh stop DIR                 # kill recorded pids, rm -rf DIR
 #   cluster.sh restart-osd DIR ID [--timeout S]
 #                                       # restart one OSD (same command line, new
@@ -476,7 +476,9 @@ cmd_start() {
         command -v "$t" >/dev/null || die "$t not found"
     done
     if [ -n "$ROOT" ]; then
-        for t in ceph-mon "$osd_bin" monmaptool; do
+        # ceph-mgr too: without it no PG state is known, so the wait for
+        # active+clean below could only time out
+        for t in ceph-mon ceph-mgr "$osd_bin" monmaptool; do
             in_root_has "$t" || die "$t not found in $ROOT (build it with scripts/chroots.sh)"
         done
         [[ $osd_bin != */* || $osd_bin == /* ]] || die "--osd-bin must be absolute (a path inside $ROOT) with --root"
@@ -517,12 +519,8 @@ cmd_start() {
     # the always-on mgr modules are deliberately absent (empty module path)
     c health mute MGR_MODULE_ERROR --sticky >/dev/null 2>&1 || true
 
-    if [ -z "$ROOT" ] || in_root_has ceph-mgr; then
-        mkdir -p "$DIR/mgr.x"
-        launch mgr.x "${RUN[@]}" ceph-mgr -f -c "$CONF" -i x
-    else
-        log "no ceph-mgr in $ROOT: no PG states, so waiting for active+clean will fail"
-    fi
+    mkdir -p "$DIR/mgr.x"
+    launch mgr.x "${RUN[@]}" ceph-mgr -f -c "$CONF" -i x
 
     # create OSD ids and their stores (in parallel), then start them
     local i n uuid id pids_mkfs=()
