@@ -41,7 +41,8 @@
 #   ceph.conf        cluster configuration (pass -c DIR/ceph.conf, or source env)
 #   env              sourceable: CEPH_CONF, POOL, CEPH_MON_HOST, CEPH_MON_PORT,
 #                    OSDHIST_CLUSTER_DIR, OSDHIST_NUM_OSDS, OSDHIST_STORE,
-#                    OSD_IDS ("N N+1 ..."), OSDHIST_OSD_BIN
+#                    OSD_IDS ("N N+1 ..."), OSDHIST_OSD_BIN (with --root: a
+#                    path inside the chroot), OSDHIST_ROOT (CHROOT or "")
 #   pids             "name pid" per line: mon.a, mgr.x, osd.N ... (one per id)
 #   cmd.<name>       NUL-separated command line each daemon was started with
 #                    (for OSDs: wrapper + binary; restart-osd reuses it)

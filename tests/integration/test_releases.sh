@@ -205,8 +205,20 @@ for rel in reef tentacle; do
 	check "$rel: chroot has ceph ${WANT[$rel]}.x ($ver)" grep -q "^ceph version ${WANT[$rel]}\." <<<"$ver"
 	check_eq "$rel: ceph-osd --version inside the chroot" "$(chroot "$root" ceph-osd --version)" "$ver"
 	echo "# $rel: $root: $(head -n 5 "$(dirname "$root")/VERSION" | tr '\n' ' ')"
+	# a neighbour in the same chroot all along: the others' starts, stops
+	# and failures must not disturb it (each daemon has its own mounts)
+	cluster_up --root "$root" --first-id "$(random_first_id)" || { fail "$rel: neighbour starts"; continue; }
+	nb=$CLUSTER_DIR nb_conf=$CEPH_CONF nb_pid=$(osd_pid "${OSD_IDS%% *}")
 	one_cluster "$rel" "$root" "$ver" 1 memstore
 	one_cluster "$rel" "$root" "$ver" 2 bluestore
 	broken_starts "$rel" "$root"
+	check "$rel: the neighbour cluster in the same chroot still serves" \
+		bash -c "rados -c '$nb_conf' -p osdhist put nb '$WORK/obj' && rados -c '$nb_conf' -p osdhist get nb - | cmp -s - '$WORK/obj'"
+	check_eq "$rel: the neighbour's OSD still runs in the chroot" "$(readlink "/proc/$nb_pid/root")" "$root"
+	check "$rel: neighbour: stop" cluster_down "$nb"
+	dir=$nb
+	check_eq "$rel: neighbour: no process left" "$(procs_in "$root" "$dir")" ""
+	check_eq "$rel: neighbour: no mount under the chroot" "$(mounts_in "$root")" ""
+	check "$rel: neighbour: dir and mount point removed" [ ! -e "$dir" -a ! -e "$root$dir" ]
 done
 finish
