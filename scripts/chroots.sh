@@ -133,7 +133,7 @@ EOF
     fi
     log "$name: ceph installed in $((SECONDS - t)) s"
 
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2016,SC2086  # dpkg's format, not ours
     "${IN_ROOT[@]}" dpkg-query -W -f '${Package} ${Version}\n' $PKGS >"$tmp/VERSION"
     "${IN_ROOT[@]}" ceph-osd --version >>"$tmp/VERSION"
     # the stamp last, then into place in one rename

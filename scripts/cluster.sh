@@ -318,7 +318,7 @@ start_mon() {
 
 set_root() { # CHROOT : set ROOT and RUN
     ROOT=$(realpath -e -- "$1" 2>/dev/null) || die "--root $1: no such directory"
-    [ -d "$ROOT/proc" ] && [ -d "$ROOT/sys" ] && [ -x "$ROOT/usr/bin/env" ] \
+    { [ -d "$ROOT/proc" ] && [ -d "$ROOT/sys" ] && [ -x "$ROOT/usr/bin/env" ]; } \
         || die "--root $ROOT is not a chroot (no /proc, /sys or /usr/bin/env in it); build one with scripts/chroots.sh"
     [ "$ROOT" != / ] || die "--root / is the host itself: leave --root out"
     case $DIR/ in
