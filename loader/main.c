@@ -79,6 +79,18 @@ static int check_kernel(void)
 	return 0;
 }
 
+/* The built-in check runs on its own clock, whatever the interval: its
+ * baseline soon after an OSD is traced, then a comparison every
+ * VERIFY_PERIOD_S, between the snapshots too. */
+static void verify_between(struct tracer *t)
+{
+	struct report r = { 0 };
+
+	verify_begin(verifier, t->procs, t->nprocs);
+	if (tracer_snapshot(t, &r, false) == 0)
+		verify_end(verifier, &r);
+}
+
 static void print_snapshot(struct tracer *t, const struct options *o, double interval)
 {
 	static double traced_total;	/* seconds ops were followed, all along */
@@ -87,7 +99,7 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 	int n = 0;
 
 	verify_begin(verifier, t->procs, t->nprocs);	/* Ceph's counters, before */
-	if (tracer_snapshot(t, &r)) {
+	if (tracer_snapshot(t, &r, true)) {
 		fprintf(stderr, "osdhist: out of memory reading the maps\n");
 		return;
 	}
@@ -117,7 +129,7 @@ int main(int argc, char **argv)
 	struct options o;
 	struct tracer t;
 	struct sigaction sa = { .sa_handler = on_signal };
-	double last, next_print, next_scan, next_sample, wake;
+	double last, next_print, next_scan, next_sample, next_verify, wake;
 	long printed = 0;
 	int err, traced;
 	bool waiting = false;
@@ -153,6 +165,7 @@ int main(int argc, char **argv)
 	next_scan = last;
 	t.win_since = t.period_start = last;	/* the first window opens now */
 	next_sample = last;
+	next_verify = last + VERIFY_SETTLE_S;
 	while (!stop) {
 		double now = mono_now();
 
@@ -194,7 +207,13 @@ int main(int argc, char **argv)
 		}
 		if (now >= next_sample)
 			next_sample = sampler_step(&t, mono_now());
+		if (!o.no_verify && now >= next_verify) {
+			verify_between(&t);
+			next_verify = mono_now() + VERIFY_PERIOD_S;
+		}
 		wake = next_scan < next_print ? next_scan : next_print;
+		if (!o.no_verify && next_verify < wake)
+			wake = next_verify;
 		sleep_until(next_sample < wake ? next_sample : wake);
 	}
 	if (stop && !err)	/* SIGINT/SIGTERM, -p gone: a final snapshot */

@@ -233,7 +233,7 @@ static int cmp_delta(const void *a, const void *b)
 	return x->phase - y->phase;
 }
 
-int tracer_snapshot(struct tracer *t, struct report *r)
+int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 {
 	struct health_report *h = &r->health;
 	struct timespec now;
@@ -273,7 +273,8 @@ int tracer_snapshot(struct tracer *t, struct report *r)
 		d->phase = s->phase;
 		hist_sub(&d->h, &cum, &s->prev);
 		d->cum = cum;
-		s->prev = cum;
+		if (advance)
+			s->prev = cum;
 	}
 	qsort(t->deltas, t->nseries, sizeof(*t->deltas), cmp_delta);
 	r->sampled = t->opt->sample_on > 0;
@@ -284,7 +285,8 @@ int tracer_snapshot(struct tracer *t, struct report *r)
 		if (t->win == WIN_OPEN)
 			traced += mono_now() - t->win_since;
 		r->traced = traced - t->traced_prev;
-		t->traced_prev = traced;
+		if (advance)
+			t->traced_prev = traced;
 	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	r->time = now.tv_sec + now.tv_nsec / 1e9;

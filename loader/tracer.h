@@ -111,8 +111,10 @@ int tracer_discover(struct tracer *t);
 /* OSD id of a traced tgid (dead ones too until retired), -2 if unknown. */
 int tracer_osd_of(struct tracer *t, pid_t tgid);
 
-/* snapshot.c: read the maps and fill r with the interval since last call. */
-int tracer_snapshot(struct tracer *t, struct report *r);
+/* snapshot.c: read the maps and fill r with the interval since the last
+ * call that advanced (and the cumulative figures); without advance the next
+ * interval still starts where the last advancing one ended. */
+int tracer_snapshot(struct tracer *t, struct report *r, bool advance);
 /* In-flight ops followed now (not marked outside the window). */
 __u64 tracer_inflight_followed(struct tracer *t);
 /* Removes every in-flight entry; returns how many were followed ops. */
