@@ -17,16 +17,11 @@ q() { # FILE OSD CLASS [PHASE]: osdhist's count over the whole run
 	jq -s --argjson o "$2" --arg c "$3" --arg p "${4:-total}" \
 		'[.[] | select(.type=="hist" and .osd==$o and .class==$c and .phase==$p) | .count] | add // 0' "$1"
 }
-start_tracer() { # OUT ARGS...: osdhist in the background, waits for the attach
-	local out=$1; shift
-	"$OSDHIST" --json "$@" 3600 >"$out" 2>"$out.err" &
-	TPID=$!
-	for _ in $(seq 150); do
-		grep -q "attached to ceph-osd" "$out.err" && return 0
-		kill -0 $TPID 2>/dev/null || break
-		sleep 0.1
-	done
-	cat "$out.err" >&2
+# osdhist in the background (tests/lib.sh: output in $TOUT), attached.
+start_tracer() { # ARGS...
+	oh_start "$@" 3600
+	oh_wait_attached && return 0
+	cat "$TERR" >&2
 	return 1
 }
 stop_tracer() { kill -INT $TPID; wait $TPID; }
@@ -65,13 +60,13 @@ one_osd() { # RELEASE
 	pid=$(osd_pid "$OSD_IDS")
 	check "$rel: the OSD runs the chroot's binary" \
 		[ "$(readlink "/proc/$pid/root")" = "$root" ]
-	out=$CLUSTER_DIR/oh.json
 	before=$(perf_dump "$OSD_IDS")
-	start_tracer "$out" -p "$pid" || { fail "$rel: osdhist did not attach"; cluster_down; return; }
+	start_tracer -p "$pid" || { fail "$rel: osdhist did not attach"; cluster_down; return; }
 	workload "$POOL"
 	after=$(perf_dump "$OSD_IDS")
 	stop_tracer
 	check_eq "$rel: osdhist exits 0" $? 0
+	out=$TOUT
 	local c cls
 	for c in r w rw; do
 		case $c in r) cls=read ;; w) cls=write ;; rw) cls=rw ;; esac
@@ -101,15 +96,15 @@ replicas_and_ec() { # RELEASE
 	"$CLUSTER_SH" wait-clean "$CLUSTER_DIR" 90 >/dev/null
 	declare -A before
 	for id in $OSD_IDS; do before[$id]=$(perf_dump "$id"); done
-	out=$CLUSTER_DIR/oh.json
-	start_tracer "$out" --phases || { fail "$rel: osdhist did not attach"; cluster_down; return; }
+	start_tracer --phases || { fail "$rel: osdhist did not attach"; cluster_down; return; }
 	rados -p "$POOL" bench 2 write -b 4096 -t 8 --no-cleanup >/dev/null
 	rados -p ec bench 2 write -b 4096 -t 8 --no-cleanup >/dev/null
 	rados -p ec bench 2 seq -t 8 >/dev/null
 	rados -p ec stat missing 2>/dev/null
 	sleep 0.5
 	stop_tracer
-	local d sw=0 ec_w=0
+	out=$TOUT
+	local d sw=0
 	for id in $OSD_IDS; do
 		for pair in read:op_r write:op_w rw:op_rw subop:subop_w; do
 			d=$(( $(perf_counter "$id" osd "${pair#*:}") - $(jq ".osd.${pair#*:}" <<<"${before[$id]}") ))
@@ -118,7 +113,6 @@ replicas_and_ec() { # RELEASE
 		sw=$((sw + $(q "$out" "$id" subop)))
 		check_eq "$rel: osd.$id every write has a commit phase (--phases)" \
 			"$(q "$out" "$id" write commit)" "$(q "$out" "$id" write)"
-		ec_w=$((ec_w + $(q "$out" "$id" write)))
 	done
 	check "$rel: replica sub-ops were seen ($sw)" [ "$sw" -gt 0 ]
 	check_eq "$rel: nothing lost" "$(jq -s '[.[] | select(.type=="health")] | last | .losses' "$out")" 0
