@@ -106,5 +106,17 @@ check "health: in-flight map empty after the workload" [ "$(oh_health inflight)"
 check "health: every in-flight entry removed at its op's end" \
 	[ "$(oh_health entries)" = "$(oh_health removed)" ]
 check "health: every success end left an entry" [ "$(oh_health entries)" = "$(oh_health done)" ]
+# --- 3. perf-event uprobes (what kernels before 6.6 get): the same counts.
+w0=$(perf_counter 0 osd op_w) r0=$(perf_counter 0 osd op_r)
+tracer_start --perf-uprobes
+check "--perf-uprobes: its probes are perf events" \
+	bash -c "'$LIB_ROOT/scripts/uprobes.sh' $TPID | grep -q '^perf ' && ! '$LIB_ROOT/scripts/uprobes.sh' $TPID | grep -q '^multi '"
+rados -p "$POOL" bench 2 write -b 4096 -t 16 --no-cleanup >/dev/null
+rados -p "$POOL" bench 2 rand -t 16 >/dev/null
+sleep 0.5
+w1=$(perf_counter 0 osd op_w) r1=$(perf_counter 0 osd op_r)
+tracer_stop
+check_eq "--perf-uprobes: write = op_w delta" "$(oh_count 0 write)" $((w1 - w0))
+check_eq "--perf-uprobes: read = op_r delta" "$(oh_count 0 read)" $((r1 - r0))
 check "the OSD survived tracing" kill -0 "$PID0"
 finish
