@@ -81,7 +81,8 @@ set_in_root() { # ROOT
 # Something mounted at or under PATH in any mount namespace we can see?
 # (Never by us; but rm -rf must not walk into someone's bind mount.)
 mounted_under() { # PATH
-    cat /proc/[0-9]*/mountinfo 2>/dev/null | awk -v p="$1" '
+    # (a process may exit between the glob and cat: not an error here)
+    { cat /proc/[0-9]*/mountinfo 2>/dev/null || true; } | awk -v p="$1" '
         $5 == p || index($5, p "/") == 1 { found = 1 } END { exit !found }'
 }
 
