@@ -101,5 +101,6 @@ int tracer_discover(struct tracer *t)
 			traced++;
 	}
 	detach_unused(t);
+	t->untraced = n - traced;
 	return traced;
 }
