@@ -11,7 +11,7 @@ BPO_PKGS="libbpf-dev bpftool"
 LIBBPF_MIN="1:1.4"
 PKGS="make gcc clang llvm libelf-dev zlib1g-dev pkg-config
 libcapstone-dev libjson-c-dev libmicrohttpd-dev
-libcmocka-dev ceph-mon ceph-osd ceph-mgr ceph-common python3-rados jq
+libcmocka-dev python3-yaml ceph-mon ceph-osd ceph-mgr ceph-common python3-rados jq
 libcap2-bin util-linux procps iproute2 bpftrace
 prometheus curl systemd man-db groff-base
 debhelper devscripts dpkg-dev fakeroot lintian debootstrap"
