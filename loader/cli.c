@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "http.h"
 
-enum { OPT_JSON = 1000, OPT_OSD, OPT_NO_SUBOPS, OPT_USAGE, OPT_PHASES,
+enum { OPT_OSD = 1000, OPT_NO_SUBOPS, OPT_USAGE, OPT_PHASES,
        OPT_SAMPLE, OPT_DRAIN, OPT_PROMETHEUS, OPT_TEXTFILE, OPT_PROM_BUCKETS,
        OPT_QUIET };
 
@@ -31,19 +31,24 @@ static const char doc[] =
 "snapshot at once (the next interval then counts from there).\n"
 "Needs root (or CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN for uprobes and\n"
 "CAP_SYS_PTRACE for /proc/PID/exe).\n"
-"\n"
+"\v"
 "Examples:\n"
 "  osdhist             # all OSDs, every 5 s, until Ctrl-C\n"
 "  osdhist 1 10        # every second, 10 times\n"
 "  osdhist --osd 3 -m  # only osd.3, in milliseconds\n"
-"  osdhist --json 10   # JSON lines every 10 s (schema in README.md)\n"
+"  osdhist -j 10       # JSON lines every 10 s (schema in osdhist(8))\n"
 "  osdhist --quiet --prometheus 9720   # serve http://127.0.0.1:9720/metrics";
 
 static const char args_doc[] = "[INTERVAL [COUNT]]";
 
+/* Grouped as --help shows them: a header entry opens each group and the
+ * entries after it join it (group 0 = the previous entry's group), so an
+ * option added below a header lands in that group. */
+enum { GRP_TRACING = 1, GRP_OUTPUT = 10, GRP_PROM = 20 };
+
 static const struct argp_option opts[] = {
+	{ NULL, 0, NULL, 0, "Tracing: which OSDs, which ops, how", GRP_TRACING },
 	{ "pid", 'p', "PID", 0, "Trace only this ceph-osd process", 0 },
-	{ "osd", OPT_OSD, "ID", 0, "Show only this OSD id (e.g. 3 for osd.3)", 0 },
 	{ "pool", 'P', NULL, 0, "Key histograms by pool id as well", 0 },
 	{ "phases", OPT_PHASES, NULL, 0,
 	  "Also split execute and commit phases (probes dequeue_op and "
@@ -58,22 +63,30 @@ static const struct argp_option opts[] = {
 	{ "drain-timeout", OPT_DRAIN, "DURATION", 0,
 	  "With --sample: how long a closed window waits for its ops to end "
 	  "(default 2s); ops still running then are counted in the health line", 0 },
+
+	{ NULL, 0, NULL, 0, "Output: what is printed on stdout and stderr", GRP_OUTPUT },
+	{ "osd", OPT_OSD, "ID", 0, "Show only this OSD id (e.g. 3 for osd.3)", 0 },
+	{ "json", 'j', NULL, 0, "One JSON object per line instead of text", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each snapshot", 0 },
 	{ "milliseconds", 'm', NULL, 0, "Text output in milliseconds, not microseconds", 0 },
-	{ "json", OPT_JSON, NULL, 0, "One JSON object per line instead of text", 0 },
+	{ "quiet", 'q', NULL, 0,
+	  "Print no snapshot on stdout (with --prometheus or --textfile)", 0 },
+	{ "verbose", 'v', NULL, 0, "Print libbpf and attach details on stderr", 0 },
+
+	{ NULL, 0, NULL, 0, "Prometheus: cumulative metrics, refreshed every INTERVAL",
+	  GRP_PROM },
 	{ "prometheus", OPT_PROMETHEUS, "[ADDR:]PORT", 0,
 	  "Serve the histograms and health counters at http://ADDR:PORT/metrics "
-	  "in Prometheus' text format, cumulative, refreshed every INTERVAL "
-	  "(ADDR defaults to 127.0.0.1; PORT 0 picks a free one)", 0 },
+	  "in Prometheus' text format (ADDR defaults to 127.0.0.1; PORT 0 "
+	  "picks a free one)", 0 },
 	{ "textfile", OPT_TEXTFILE, "PATH", 0,
 	  "Write the same metrics to PATH at every snapshot, atomically, for "
 	  "node_exporter's textfile collector (name it *.prom)", 0 },
 	{ "prom-buckets", OPT_PROM_BUCKETS, "LIST", 0,
 	  "Exported bucket bounds in seconds, comma-separated, increasing, at "
 	  "most 64 (default 25us to 10s: 0.000025,0.00005,0.0001,0.00025,...,10)", 0 },
-	{ "quiet", 'q', NULL, 0,
-	  "Print no snapshot on stdout (with --prometheus or --textfile)", 0 },
-	{ "verbose", 'v', NULL, 0, "Print libbpf and attach details on stderr", 0 },
+
+	/* group -1: argp's own place for these, last */
 	{ "help", 'h', NULL, 0, "Show this help and exit", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Show a short usage message and exit", -1 },
 	{ "version", 'V', NULL, 0, "Print the version and exit", -1 },
@@ -171,7 +184,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'T': o->timestamp = true; break;
 	case 'm': o->millis = true; break;
-	case OPT_JSON: o->json = true; break;
+	case 'j': o->json = true; break;
 	case 'v': o->verbose = true; break;
 	case OPT_PROMETHEUS:
 		if (http_parse_listen(arg, o->prom_host, sizeof(o->prom_host),

@@ -27,8 +27,7 @@ mkdir -p "$W"
 # One snapshot per SIGUSR1 only (INTERVAL 1 h): the metrics Prometheus sees
 # step once from snapshot S1 to S2, and the JSON interval S1 -> S2 holds
 # exactly the ops of that step: osdhist's own p99 for the same window.
-# --phases: the queue phase, for the dashboard's queue share.
-"$OSDHIST" --json -p "$PID0" --phases --prometheus 127.0.0.1:0 3600 >"$W/out" 2>"$W/err" &
+"$OSDHIST" --json -p "$PID0" --prometheus 127.0.0.1:0 3600 >"$W/out" 2>"$W/err" &
 OHPID=$!
 for _ in $(seq 100); do
 	grep -q "attached to ceph-osd" "$W/err" && break
