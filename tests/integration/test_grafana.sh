@@ -7,8 +7,10 @@
 # with the variables substituted; every alert's value exists and the alert
 # does not fire on a healthy cluster; the cluster-wide p99 of the recording
 # rule agrees with osdhist's own p99 for the same ops to within one exported
-# bucket.
-# packages: prometheus (promtool, prometheus) curl jq python3-yaml
+# bucket.  Ceph's own exporter (a second ceph-mgr running the prometheus
+# module) is scraped too, for the panels that join on ceph_daemon.
+# packages: prometheus (promtool, prometheus) curl jq python3-yaml ceph-mgr
+#   ceph-mgr-modules-core (the prometheus module)
 . "$(dirname "$0")/../lib.sh"
 
 OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
@@ -23,6 +25,33 @@ cluster_up --osds 1
 PID0=$(osd_pid 0)
 W=$CLUSTER_DIR/grafana
 mkdir -p "$W"
+
+# Ceph's own exporter, for the panels that join on ceph_daemon: the
+# cluster's mgr.x runs no python module, so a second mgr (ours, a job of
+# this shell, killed on exit) runs the prometheus module alone, on a port of
+# its own, and takes over.
+MPORT=$((20000 + RANDOM % 30000))
+mkdir -p "$W/mods" "$W/mgr.y"
+for m in prometheus mgr_module.py mgr_util.py; do ln -s "/usr/share/ceph/mgr/$m" "$W/mods/$m"; done
+ceph config set mgr mgr/prometheus/server_addr 127.0.0.1 --force >/dev/null 2>&1
+ceph config set mgr mgr/prometheus/server_port "$MPORT" --force >/dev/null 2>&1
+ceph config set mgr mgr/prometheus/scrape_interval 1 --force >/dev/null 2>&1
+ceph mgr module enable prometheus --force >/dev/null 2>&1
+ceph auth get-or-create mgr.y mon 'allow profile mgr' osd 'allow *' mds 'allow *' >"$W/mgr.y/keyring"
+ceph-mgr -f -c "$CEPH_CONF" -i y --mgr_module_path="$W/mods" --mgr_data="$W/mgr.y" \
+	>"$W/mgr.y.out" 2>&1 &
+MGRPID=$!
+for _ in $(seq 50); do
+	ceph mgr dump 2>/dev/null | jq -e '.standbys | any(.name == "y")' >/dev/null && break
+	sleep 0.2
+done
+ceph mgr fail x >/dev/null 2>&1
+for _ in $(seq 100); do
+	curl -sf "http://127.0.0.1:$MPORT/metrics" 2>/dev/null | grep -q '^ceph_osd_op_w{' && break
+	sleep 0.2
+done
+check "Ceph's prometheus module serves ceph_osd_op_w on 127.0.0.1:$MPORT" \
+	bash -c "curl -sf http://127.0.0.1:$MPORT/metrics | grep -q '^ceph_osd_op_w{ceph_daemon=\"osd.0\"}'"
 
 # One snapshot per SIGUSR1 only (INTERVAL 1 h): the metrics Prometheus sees
 # step once from snapshot S1 to S2, and the JSON interval S1 -> S2 holds
@@ -69,6 +98,10 @@ scrape_configs:
   - job_name: osdhist
     static_configs:
       - targets: ['127.0.0.1:$PORT']
+  - job_name: ceph
+    honor_labels: true
+    static_configs:
+      - targets: ['127.0.0.1:$MPORT']
 EOF
 check "promtool check config passes (with the rules file)" promtool check config "$W/prometheus.yml"
 start_prometheus() {	# on a random free port; tries again if it was taken meanwhile
@@ -195,6 +228,14 @@ for where, e in exprs:
     ok, vals = finite(query(s))
     say(ok, "%s: %d series, all finite %s" % (where, len(vals), [round(x, 6) for x in vals[:4]]))
 
+# The coverage panel is a check in itself: osdhist followed every op Ceph
+# counted, give or take rate()'s extrapolation of two targets (10 %).
+for where, e in exprs:
+    if "Coverage" in where:
+        ok, vals = finite(query(substitute(e)))
+        say(ok and all(0.9 < v < 1.1 for v in vals),
+            "%s: %s, each within 10 %% of 1" % (where, [round(v, 4) for v in vals]))
+
 rules = yaml.safe_load(open(rules_path))
 recorded = {}
 for g in rules["groups"]:
@@ -254,4 +295,5 @@ while IFS= read -r line; do
 done <"$W/eval"
 check_eq "the evaluator ran to its end" "$rc" 0
 check "osdhist still running" kill -0 $OHPID
+kill $MGRPID 2>/dev/null; wait $MGRPID 2>/dev/null
 finish
