@@ -20,7 +20,7 @@ LDFLAGS  ?=
 BUILD_LIBS := libbpf:libbpf-dev libelf:libelf-dev zlib:zlib1g-dev
 BUILD_LIBS += libmicrohttpd:libmicrohttpd-dev
 BUILD_PCS   = $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
-# '=' not ':=': expanded when used, after `deps` may have installed them
+# '=': expanded when used, so a make that only cleans never runs pkg-config
 PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(BUILD_PCS) 2>/dev/null)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs $(BUILD_PCS) 2>/dev/null)
 LDLIBS   += -lm
