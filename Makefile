@@ -19,6 +19,9 @@ LDFLAGS  ?=
 # line and the missing-dependency message both come from this list.
 BUILD_LIBS := libbpf:libbpf-dev libelf:libelf-dev zlib:zlib1g-dev
 BUILD_LIBS += libmicrohttpd:libmicrohttpd-dev
+# capstone disassembles the OSD's code (loader/derive.c); json-c parses
+# perf dump answers (loader/asok.c)
+BUILD_LIBS += capstone:libcapstone-dev json-c:libjson-c-dev
 BUILD_PCS   = $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
 # '=': expanded when used, so a make that only cleans never runs pkg-config
 PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(BUILD_PCS) 2>/dev/null)
@@ -39,7 +42,7 @@ LIB_SRCS    := $(filter-out loader/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps build-deps clean test unit-test demo bench bench-duty install
+.PHONY: all deps build-deps clean test unit-test demo bench bench-duty bench-waits install
 
 all: osdhist
 
@@ -94,10 +97,22 @@ $(OUT)/%.o: loader/%.c $(wildcard loader/*.h) maps/osdhist.h $(OUT)/osdhist.skel
 osdhist: $(OUT)/main.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+# The test build: the whole loader compiled again with OSDHIST_TEST_HOOKS
+# (loader/testhooks.h: faults driven by environment variables), into another
+# binary; ./osdhist never honours them.
+TH_OBJS := $(LOADER_SRCS:loader/%.c=$(OUT)/th/%.o)
+
+$(OUT)/th/%.o: loader/%.c $(wildcard loader/*.h) maps/osdhist.h $(OUT)/osdhist.skel.h | build-deps
+	@mkdir -p $(OUT)/th
+	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) -DOSDHIST_TEST_HOOKS -c $< -o $@
+
+$(OUT)/osdhist-testhooks: $(TH_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
 $(OUT)/unit_tests: $(UNIT_SRCS) $(LIB_OBJS)
 	@$(PKG_CONFIG) --exists cmocka || { echo "make: the unit tests need" \
 		"libcmocka-dev (apt-get install libcmocka-dev)" >&2; exit 1; }
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit $(UNIT_SRCS) $(LIB_OBJS) \
+	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit $(UNIT_SRCS) $(LIB_OBJS) \
 		$(LDLIBS) -lcmocka -o $@
 
 # The targets below install what they need first (scripts/setup.sh), then
@@ -109,7 +124,7 @@ unit-test: deps
 # The one test command (README, .ci/run): unit tests, then integration tests
 # on throwaway clusters, then one summary line.  TESTS="core cli" picks some.
 test: deps
-	@$(MAKE) --no-print-directory osdhist $(OUT)/unit_tests
+	@$(MAKE) --no-print-directory osdhist $(OUT)/unit_tests $(OUT)/osdhist-testhooks
 	@tests/run-all.sh
 
 demo: deps
@@ -123,6 +138,10 @@ bench: deps
 bench-duty: deps
 	@$(MAKE) --no-print-directory osdhist
 	@bench/duty.sh
+
+bench-waits: deps
+	@$(MAKE) --no-print-directory osdhist
+	@bench/waits.sh
 
 # The unit's ExecStart names the installed binary: generated from
 # dist/osdhist.service.in with BINDIR substituted.  The Grafana dashboard

@@ -15,6 +15,7 @@
 #   sampled   osdhist ... --sample 100ms/1s         (10 % duty cycle; --sample)
 #   fast      osdhist ... --sample 10ms/250ms       (12 probe moves a second,
 #             for what moving the probes costs)
+#   bpftrace  bench/peer.bt, the start/end script one would write by hand
 #
 # Two workloads, 4 KiB random reads (rados bench writes would fill memstore's
 # RAM in one long run): -t 1, where every microsecond the probes add to an
@@ -68,7 +69,8 @@ done
 "$OSDHIST" --sample "$SAMPLE" --help >/dev/null 2>"/tmp/osdhist-duty.$$" ||
 	die "--sample $SAMPLE: $(cat "/tmp/osdhist-duty.$$"; rm -f "/tmp/osdhist-duty.$$")"
 rm -f "/tmp/osdhist-duty.$$"
-for t in "$OSDHIST" bpftool jq python3 rados; do
+BPFTRACE=${BPFTRACE:-bpftrace}
+for t in "$OSDHIST" "$BPFTRACE" bpftool jq python3 rados; do
 	command -v "$t" >/dev/null || die "$t not found (make deps installs everything)"
 done
 
@@ -87,11 +89,13 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-VARIANTS=(none osdhist sampled fast)
+VARIANTS=(none osdhist sampled fast bpftrace)
 declare -A ARGS=([osdhist]="" [sampled]="--sample $SAMPLE" [fast]="--sample 10ms/250ms")
 
 bench_cluster_start
 bench_stats_on
+# The peer's probes (bpftrace -p does not filter uprobes) hit our OSD only.
+sed "s|/usr/bin/ceph-osd|$WORK/bin/ceph-osd|" bench/peer.bt >"$WORK/peer.bt"
 
 # The OSD's CPU time so far, ns: the sum over its threads (uprobe traps and
 # BPF programs run in them).
@@ -99,39 +103,47 @@ osd_cpu_ns() {
 	cat /proc/"$OSDPID"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {printf "%.0f\n", s}'
 }
 
-# BPF program runs so far of the tracer TPID (0 without one).
+# BPF program runs and run time (ns) so far of the tracer TPID (0 0
+# without one).
 runs() {
-	[ -n "$TPID" ] || { echo 0; return; }
-	bpftool prog show -j | jq --argjson ids "$(bpf_ids prog "$TPID")" \
-		'[.[] | select(.id as $i | $ids | index($i)) | .run_cnt // 0] | add // 0'
+	[ -n "$TPID" ] || { echo "0 0"; return; }
+	bpftool prog show -j | jq -r --argjson ids "$(bpf_ids prog "$TPID")" \
+		'[.[] | select(.id as $i | $ids | index($i))] |
+		 "\(map(.run_cnt // 0) | add // 0) \(map(.run_time_ns // 0) | add // 0)"'
 }
 
 segment() { # VARIANT ROTATION T
-	local v=$1 t0 t1 c0 c1 r0 r1 out=$WORK/$1.t$3.r$2.jsonl
-	if [ "$v" != none ]; then
+	local v=$1 t0 t1 c0 c1 r0 r1 n0 n1 out=$WORK/$1.t$3.r$2.jsonl
+	if [ "$v" = bpftrace ]; then
+		"$BPFTRACE" "$WORK/peer.bt" >"$WORK/tracer.err" 2>&1 &
+		TPID=$!
+	elif [ "$v" != none ]; then
 		# shellcheck disable=SC2086
 		"$OSDHIST" -p "$OSDPID" ${ARGS[$v]} --json 1 >"$out" 2>"$WORK/tracer.err" &
 		TPID=$!
-		for _ in $(seq 100); do
-			grep -q "attached to ceph-osd" "$WORK/tracer.err" && break
+	fi
+	if [ -n "$TPID" ]; then
+		for _ in $(seq 150); do
+			grep -q "attached to ceph-osd\|^Attaching" "$WORK/tracer.err" && break
 			kill -0 "$TPID" 2>/dev/null || { cat "$WORK/tracer.err" >&2; die "$v did not start"; }
 			sleep 0.1
 		done
 	fi
 	sleep 1		# past the attach
-	t0=$EPOCHREALTIME c0=$(osd_cpu_ns) r0=$(runs)
+	t0=$EPOCHREALTIME c0=$(osd_cpu_ns); read -r r0 n0 < <(runs)
 	sleep "$SEG"
-	t1=$EPOCHREALTIME c1=$(osd_cpu_ns) r1=$(runs)
+	t1=$EPOCHREALTIME c1=$(osd_cpu_ns); read -r r1 n1 < <(runs)
 	if [ -n "$TPID" ]; then
 		kill -INT "$TPID"; wait "$TPID" || die "$v exited non-zero"
 		TPID=""
 	fi
 	jq -nc --arg v "$v" --argjson rot "$2" --argjson t "$3" --argjson t0 "$t0" --argjson t1 "$t1" \
-		--argjson cpu $((c1 - c0)) --argjson runs $((r1 - r0)) \
-		--argjson h "$( [ -s "$out" ] && jq -sc '[.[] | select(.type == "health")] |
+		--argjson cpu $((c1 - c0)) --argjson runs $((r1 - r0)) --argjson bpf_ns $((n1 - n0)) \
+		--argjson h "$( [ "$v" != bpftrace ] && [ -s "$out" ] && jq -sc '[.[] | select(.type == "health")] |
 			{interval_s: (map(.interval_s) | add), traced_s: (map(.traced_s) | add),
 			 window_moves: (last.window_moves // 0), losses: (last.losses // 0)}' "$out" || echo null)" \
-		'{variant: $v, rotation: $rot, t: $t, t0: $t0, t1: $t1, osd_cpu_ns: $cpu, runs: $runs, health: $h}' \
+		'{variant: $v, rotation: $rot, t: $t, t0: $t0, t1: $t1, osd_cpu_ns: $cpu, runs: $runs,
+		  bpf_ns: $bpf_ns, health: $h}' \
 		>>"$WORK/segments.jsonl"
 	printf 'bench: -t %-2s rotation %s %-8s done\n' "$3" "$2" "$v" >&2
 	sleep 0.5	# the detach's RCU wait, outside the next segment
@@ -162,7 +174,8 @@ OUT=$RESULTS/duty-$(date +%Y%m%d-%H%M%S).json
 jq -n --arg mode "$MODE" --argjson rot "$ROT" --argjson seg "$SEG" --arg date "$START_DATE" \
 	--arg kernel "$(uname -r)" --argjson nproc "$(nproc)" --arg ceph "$(ceph --version)" \
 	--arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo -dirty)" \
-	--argjson args "$(for v in "${!ARGS[@]}"; do printf '%s\n%s\n' "$v" "osdhist -p OSDPID ${ARGS[$v]} --json 1"; done |
+	--argjson args "$({ for v in "${!ARGS[@]}"; do printf '%s\n%s\n' "$v" "osdhist -p OSDPID ${ARGS[$v]} --json 1"; done
+		printf '%s\n%s\n' bpftrace "bpftrace bench/peer.bt"; } |
 		jq -R . | jq -sc '[_nwise(2) | {key: .[0], value: .[1]}] | from_entries')" '
 	{mode: $mode, rotations: $rot, segment_secs: $seg, variants: ($args + {none: "no tracer"}),
 	 workload: "one rados bench rand (4 KiB objects) per -t, variants in turn; 1 memstore OSD, private ceph-osd copy",

@@ -11,7 +11,7 @@ import re
 import statistics
 import sys
 
-VARIANTS = ("none", "osdhist", "sampled", "fast")
+VARIANTS = ("none", "osdhist", "sampled", "fast", "bpftrace")
 
 
 def read_log(path):
@@ -61,6 +61,7 @@ def summarize(segs, log):
         d = {"iops_rounds": [s["iops"] for s in ss],
              "iops_mean": statistics.mean(s["iops"] for s in ss),
              "hits_per_op": sum(s["runs"] for s in ss) / ops,
+             "bpf_us_per_op": sum(s.get("bpf_ns", 0) for s in ss) / 1000 / ops,
              "osd_cpu_us_per_op_rounds": [s["osd_cpu_ns"] / 1000 / s["ops"] for s in ss]}
         d["osd_cpu_us_per_op"], d["osd_cpu_se"] = mean_se(d["osd_cpu_us_per_op_rounds"])
         if v != "none":
@@ -74,6 +75,9 @@ def summarize(segs, log):
             d["cpu_added_us"], d["cpu_added_se"] = mean_se(added)
             hs = [s["health"] for s in ss if s["health"]]
             interval = sum(h["interval_s"] for h in hs)
+            if not hs:	# the bpftrace peer prints no health
+                out[v] = d
+                continue
             d["duty"] = sum(h["traced_s"] for h in hs) / interval if interval else None
             d["moves_per_s"] = sum(h["window_moves"] for h in hs) / interval if interval else None
             d["losses"] = sum(h["losses"] for h in hs)
@@ -111,6 +115,29 @@ def model(d, key, se_key):
     return m
 
 
+def versus_peer(d):
+    """Issue 12's targets for full mode, against the bpftrace peer measured
+    in the same run."""
+    f, p = d.get("osdhist"), d.get("bpftrace")
+    if not (f and p):
+        return None
+    se = combine(f["loss_se"], p["loss_se"])
+    v = {"hits_per_op": f["hits_per_op"], "bpf_us_per_op": f["bpf_us_per_op"],
+         "peer_bpf_us_per_op": p["bpf_us_per_op"], "loss_pct": f["loss_pct"],
+         "peer_loss_pct": p["loss_pct"], "loss_diff_se": se}
+    verdict = lambda ok: "PASS" if ok else "MISS"
+    v["lines"] = [
+        "%s probe hits per client op = 2.00: %.2f" %
+        (verdict(abs(f["hits_per_op"] - 2) < 0.01), f["hits_per_op"]),
+        "%s BPF run time per client op <= 0.5 us and below the peer's: %.3f us vs %.3f us" %
+        (verdict(f["bpf_us_per_op"] <= 0.5 and f["bpf_us_per_op"] < p["bpf_us_per_op"]),
+         f["bpf_us_per_op"], p["bpf_us_per_op"]),
+        "%s IOPS loss no worse than the peer's: %s %% vs %s %% (difference +-%s s.e.)" %
+        (verdict(f["loss_pct"] <= p["loss_pct"] + (2 * se if se else 0)),
+         fmt(f["loss_pct"]), fmt(p["loss_pct"]), fmt(se))]
+    return v
+
+
 def main():
     meta_f, segs_f, out_f, logs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
     meta = json.load(open(meta_f))
@@ -130,17 +157,20 @@ def main():
         result["workloads"]["t%d" % t] = w
         print()
         print("rados bench rand -t %d" % t)
-        print("%-8s %9s %12s %14s %8s %16s %6s %8s" %
-              ("variant", "IOPS", "loss %", "(+-s.e.)", "hits/op", "OSD CPU us/op", "duty",
-               "moves/s"))
+        print("%-8s %9s %12s %14s %8s %10s %16s %6s %8s" %
+              ("variant", "IOPS", "loss %", "(+-s.e.)", "hits/op", "BPF us/op",
+               "OSD CPU us/op", "duty", "moves/s"))
         for v, x in d.items():
-            print("%-8s %9.0f %12s %14s %8.2f %16s %6s %8s" %
+            print("%-8s %9.0f %12s %14s %8.2f %10.3f %16s %6s %8s" %
                   (v, x["iops_mean"], fmt(x.get("loss_pct")),
                    "" if x.get("loss_se") is None else "+-%.2f" % x["loss_se"],
-                   x["hits_per_op"],
+                   x["hits_per_op"], x["bpf_us_per_op"],
                    "%.1f" % x["osd_cpu_us_per_op"] + ("" if v == "none" else
                                                       " (%+.1f)" % x["cpu_added_us"]),
                    fmt(x.get("duty"), ".3f"), fmt(x.get("moves_per_s"), ".1f")))
+        w["versus_peer"] = versus_peer(d)
+        for line in w["versus_peer"]["lines"] if w["versus_peer"] else ():
+            print("  " + line)
         for name, m, unit in (("IOPS loss", w["model_loss"], "%"),
                               ("OSD CPU added", w["model_cpu"], "us/op")):
             if not m:

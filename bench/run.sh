@@ -133,8 +133,8 @@ sample() {
 		'{t: $t, ops: $ops, ticks: $ticks, osd_ticks: $osd_ticks, rss_kb: $rss, stats_on: $on} + $s'
 }
 
-uprobes_of() { # PID: uprobes attached by PID
-	bpftool perf list -j 2>/dev/null | jq --argjson p "$1" '[.[] | select(.pid == $p and .fd_type == "uprobe")] | length'
+uprobes_of() { # PID: uprobes attached by PID (uprobe_multi or perf-event)
+	"$ROOT/scripts/uprobes.sh" "$1" | wc -l
 }
 
 tracer_start() { # VARIANT ROUND

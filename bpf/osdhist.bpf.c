@@ -8,31 +8,22 @@
 #include <bpf/bpf_tracing.h>
 #include "osdhist.h"
 
-/* Set by the loader, after load and before the first probe is attached, from
- * its table of verified offsets for the binary's build-id (loader/binary.c).
- * Not rodata: the programs load before any ceph-osd is known. */
-__u32 off_op_request = 0;	/* OpRequest::request (Message*) */
-__u32 off_op_rmw = 0;		/* OpRequest -> OpInfo::rmw_flags */
-__u32 off_msg_type = 0;		/* Message::header.type (u16) */
-__u32 off_msg_recv = 0;		/* Message::recv_stamp (utime_t) */
-__u32 off_op_dequeued = 0;	/* OpRequest::dequeued_time (utime_t) */
-__u32 off_repmod_op = 0;	/* ReplicatedBackend::RepModify::op */
-__u32 sp_spg = 0;		/* enqueue_op's spg_t, from the entry %rsp */
-__u32 sp_submit_op = 0;		/* submit_transaction's OpRequestRef, likewise */
+/* Per-binary offsets and traced time, written in place by the loader
+ * (loader/attach.c); the uprobe's cookie selects the row. */
+struct binary_row rows[MAX_BINARIES];
 /* CLOCK_TAI - CLOCK_REALTIME in ns (whole seconds), kept current by the
  * loader: BPF reads TAI, Ceph stamps ops with REALTIME. */
 __s64 tai_offset_ns = 0;
-/* CLOCK_REALTIME ns when the traced time last began: an op received before
- * it that ends without an entry started outside the traced time. */
-__u64 window_open_rt = 0;
-/* Sampling gate: ops enqueued while it is shut (a window being opened or
- * drained) get an entry marked outside, so their end is told apart without
- * any race on the window's edges.  Always open without --sample. */
-__u32 gate_open = 0;
+/* --sample: ends of ops received inside the current window; the loader
+ * ends a drain once this stops moving. */
+__u64 window_ends = 0;
 
 const volatile bool split_pool = false;
 const volatile bool trace_subops = true;
 const volatile bool phases = false;
+/* -P or --phases: entries are made before the success end (enqueue_op,
+ * submit_transaction), which then looks them up. */
+const volatile bool start_probe = false;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -77,6 +68,11 @@ static __always_inline __u32 tgid(void)
 	return bpf_get_current_pid_tgid() >> 32;
 }
 
+static __always_inline struct binary_row *row(void *ctx)
+{
+	return &rows[bpf_get_attach_cookie(ctx) & (MAX_BINARIES - 1)];
+}
+
 static __always_inline __u64 read_u64(const void *addr)
 {
 	__u64 v = 0;
@@ -86,39 +82,78 @@ static __always_inline __u64 read_u64(const void *addr)
 	return v;
 }
 
-/* The op's Message* (OpRequest::request); 0 if unreadable. */
-static __always_inline __u64 op_msg(__u64 op)
+/* CLOCK_REALTIME now, the clock of Ceph's stamps. */
+static __always_inline __u64 now_rt(void)
 {
-	return read_u64((void *)(op + off_op_request));
+	return bpf_ktime_get_tai_ns() - tai_offset_ns;
 }
 
-/* Message::header.type; 0 if unreadable. */
-static __always_inline __u16 msg_type(__u64 msg)
-{
-	__u16 type = 0;
+/* What an end needs from its OpRequest and Message: two user memory reads,
+ * one per object, over the windows the loader computed (each field read on
+ * its own cost ~100 ns here: five of them were most of a program's time). */
+struct op_view {
+	__u64 op;
+	__u64 recv;	/* Message::recv_stamp, ns */
+	__u64 rmw;	/* OpInfo::rmw_flags */
+	__u64 deq;	/* OpRequest::dequeued_time, ns; 0: never dequeued */
+	__u16 type;	/* Message::header.type */
+};
 
-	if (!msg || bpf_probe_read_user(&type, sizeof(type),
-					(void *)(msg + off_msg_type)))
-		return 0;
-	return type;
+static __always_inline __u64 win_u64(const __u8 *buf, __u32 rel)
+{
+	return *(const __u64 *)(buf + (rel & (READ_WINDOW_MAX - 8)));
 }
 
-static __always_inline __u64 utime_ns(const void *addr)
+/* utime_t (seconds, nanoseconds: two u32) at buf + rel, in ns. */
+static __always_inline __u64 win_utime(const __u8 *buf, __u32 rel)
 {
-	__u32 t[2] = { 0, 0 };	/* utime_t: seconds, nanoseconds */
+	__u64 t = win_u64(buf, rel);
 
-	if (bpf_probe_read_user(t, sizeof(t), addr))
-		return 0;
-	return (__u64)t[0] * 1000000000ULL + t[1];
+	return (t & 0xffffffffULL) * 1000000000ULL + (t >> 32);
 }
 
-/* An op that ends without an entry: a loss, unless the messenger received it
- * before the start probe was attached (Message::recv_stamp). */
-static __always_inline int count_miss(__u64 msg, __u32 loss)
+static __always_inline int view_op(struct binary_row *r, __u64 op,
+				   struct op_view *v)
 {
-	__u64 recv = msg ? utime_ns((void *)(msg + off_msg_recv)) : 0;
+	__u8 buf[READ_WINDOW_MAX];
+	__u64 msg;
+	__u32 len;
 
-	return count(recv && recv < window_open_rt ? H_OUTSIDE : loss);
+	v->op = op;
+	len = r->opw_len;
+	if (!op || len > READ_WINDOW_MAX ||
+	    bpf_probe_read_user(buf, len, (void *)(op + r->opw_off)))
+		return -1;
+	msg = win_u64(buf, r->offs.op_request - r->opw_off);
+	v->rmw = win_u64(buf, r->offs.op_rmw - r->opw_off);
+	v->deq = win_utime(buf, r->offs.op_dequeued - r->opw_off);
+	len = r->msgw_len;
+	if (!msg || len > READ_WINDOW_MAX ||
+	    bpf_probe_read_user(buf, len, (void *)(msg + r->msgw_off)))
+		return -1;
+	v->type = (__u16)win_u64(buf, r->offs.msg_type - r->msgw_off);
+	v->recv = win_utime(buf, r->offs.msg_recv - r->msgw_off);
+	return v->recv ? 0 : -1;
+}
+
+/* Is the op in the traced time (received in [open_rt, close_rt))?  Ops
+ * received outside it are not recorded: they were, or will be, only partly
+ * seen.  Its ends inside a --sample window are counted for the drain. */
+static __always_inline bool traced(struct binary_row *r, __u64 recv)
+{
+	if (recv < r->open_rt || recv >= r->close_rt)
+		return false;
+	if (r->close_rt != ~0ULL)
+		__sync_fetch_and_add(&window_ends, 1);
+	return true;
+}
+
+/* An untraced op at its last reference: one of the previous sampling window
+ * that ended after its probes were gone may have lost its success end. */
+static __always_inline int count_untraced(struct binary_row *r, __u64 recv)
+{
+	return count(recv >= r->prev_open_rt && recv < r->prev_close_rt ?
+		     H_LATE : H_OUTSIDE);
 }
 
 static __always_inline bool followed(__u16 type)
@@ -172,91 +207,61 @@ static __always_inline __u8 classify(__u64 rmw)
 }
 
 /*
- * OSD::enqueue_op(spg_t pgid, OpRequestRef&& op, unsigned owner_cost):
- * every op the OSD accepted from the messenger is queued here once, client
- * ops and replica sub-ops alike.  The rvalue reference arrives as a pointer
- * to the intrusive_ptr; spg_t (24 bytes, trivially copyable) is on the stack,
- * pgid.m_pool first.
+ * Every phase of an op that ends now, all on Ceph's clock (REALTIME).  Total
+ * is Ceph's own op latency, now - recv_stamp; queue ends at the
+ * dequeued_time stamp OSD::dequeue_op wrote (0: the op never left the
+ * queue); with --phases, execute runs from there to the write's
+ * submit_transaction (or the end), commit from there to the end.
  */
-SEC("uprobe")
-int BPF_KPROBE(op_enqueue, void *osd, void **opref)
+static __always_inline void record_op(struct binary_row *r, __u32 pid, __u8 cls,
+				      const struct op_view *v,
+				      const struct op_state *st)
 {
-	__u64 op = read_u64(opref);
-	__u16 type;
-	struct op_key key = { .tgid = tgid(), .op = op };
-	struct op_state st = {
-		.start_ns = bpf_ktime_get_ns(),
-		.start_rt = bpf_ktime_get_tai_ns() - tai_offset_ns,
-		.pool = -1,
-	};
+	__u64 rt = now_rt(), total = rt > v->recv ? rt - v->recv : 0;
+	__u64 deq = v->deq;
+	__u64 sub = st ? st->submit_rt : 0;
+	__s64 pool = st ? st->pool : -1;
 
-	if (!op)
-		return count(H_READ_FAIL);
-	type = msg_type(op_msg(op));
-	if (!type)
-		return count(H_READ_FAIL);
-	if (!followed(type))
-		return count(H_IGNORED);
-	st.kind = type;
-	st.outside = !gate_open;
-	if (split_pool)
-		st.pool = (__s64)read_u64((void *)(PT_REGS_SP(ctx) + sp_spg));
-	if (bpf_map_update_elem(&inflight, &key, &st, BPF_ANY))
-		return st.outside ? 0 : count(H_INSERT_FAIL);
-	return st.outside ? 0 : count(H_STARTED);
-}
-
-/* Queue time without a probe on dequeue_op: OSD::dequeue_op stamps the op
- * with CLOCK_REALTIME in OpRequest::dequeued_time; 0 if never dequeued. */
-static __always_inline __u64 queue_ns(__u64 op, struct op_state *st, __u64 total)
-{
-	__u64 deq;
-
-	if (phases)
-		return st->dequeue_ns ? st->dequeue_ns - st->start_ns : total;
-	deq = utime_ns((void *)(op + off_op_dequeued));
-	if (!deq)
-		return total;		/* ended without leaving the queue */
-	if (deq <= st->start_rt)
-		return 0;
-	deq -= st->start_rt;
-	return deq < total ? deq : total;
-}
-
-/* Every phase of an op that ends now, all with the same count. */
-static __always_inline void record_op(__u32 pid, __u8 cls, __u64 op,
-				      struct op_state *st, __u64 now)
-{
-	__u64 total = now - st->start_ns;
-
-	record(pid, cls, PHASE_TOTAL, st->pool, total);
-	record(pid, cls, PHASE_QUEUE, st->pool, queue_ns(op, st, total));
+	if (!deq || deq < v->recv || deq > rt)
+		deq = rt;		/* never dequeued: all of it is queue */
+	if (sub && (sub < deq || sub > rt))
+		sub = 0;
+	record(pid, cls, PHASE_TOTAL, pool, total);
+	record(pid, cls, PHASE_QUEUE, pool, deq - v->recv);
 	if (!phases)
 		return;
-	if (st->dequeue_ns)
-		record(pid, cls, PHASE_EXECUTE, st->pool,
-		       (st->submit_ns ? st->submit_ns : now) - st->dequeue_ns);
-	if (st->submit_ns)
-		record(pid, cls, PHASE_COMMIT, st->pool, now - st->submit_ns);
+	record(pid, cls, PHASE_EXECUTE, pool, (sub ? sub : rt) - deq);
+	if (sub)
+		record(pid, cls, PHASE_COMMIT, pool, rt - sub);
 }
 
-/* The end where Ceph counts the op: record it and mark the entry done (it is
- * deleted at unregister, which every op reaches). */
-static __always_inline int success_end(__u64 op, bool subop)
+/* The end where Ceph counts the op: record it and leave a done mark for
+ * _unregistered (an entry made at enqueue_op is marked in place). */
+static __always_inline int success_end(void *ctx, __u64 op, bool subop)
 {
+	struct binary_row *r = row(ctx);
 	struct op_key key = { .tgid = tgid(), .op = op };
-	struct op_state *st = bpf_map_lookup_elem(&inflight, &key);
-	__u64 now = bpf_ktime_get_ns();
+	struct op_state *st = NULL, mark = { .pool = -1, .done = 1 };
+	struct op_view v;
 
-	if (!st)
-		return count_miss(op_msg(op), H_DONE_MISS);
-	if (st->done)
-		return count(H_DONE_MISS);
-	st->done = 1;
-	if (!st->outside)
-		record_op(key.tgid, subop ? CLASS_SUBOP :
-			  classify(read_u64((void *)(op + off_op_rmw))), op, st, now);
-	return 0;
+	if (view_op(r, op, &v))
+		return count(H_READ_FAIL);
+	if (!traced(r, v.recv))
+		return 0;
+	if (start_probe) {
+		st = bpf_map_lookup_elem(&inflight, &key);
+		if (st && st->done)
+			return count(H_DONE_TWICE);
+	}
+	record_op(r, key.tgid, subop ? CLASS_SUBOP : classify(v.rmw), &v, st);
+	count(H_DONE);
+	if (st) {
+		st->done = 1;
+		return 0;
+	}
+	if (bpf_map_update_elem(&inflight, &key, &mark, BPF_NOEXIST))
+		return count(start_probe ? H_INSERT_FAIL : H_DONE_TWICE);
+	return count(H_ENTRIES);
 }
 
 /*
@@ -267,96 +272,127 @@ static __always_inline int success_end(__u64 op, bool subop)
 SEC("uprobe")
 int BPF_KPROBE(op_done, void *pg, void *op)
 {
-	return success_end((__u64)op, false);
+	return success_end(ctx, (__u64)op, false);
 }
 
 /*
  * ReplicatedBackend::repop_commit(RepModifyRef rm): a replica sub-op has
  * committed and its reply goes out; Ceph counts subop_w here.  The
- * shared_ptr is passed by invisible reference; RepModify::op comes first.
+ * shared_ptr is passed by invisible reference.
  */
 SEC("uprobe")
 int BPF_KPROBE(subop_done, void *backend, void **rmref)
 {
+	struct binary_row *r = row(ctx);
 	__u64 rm = read_u64(rmref);
 
 	if (!rm)
 		return count(H_READ_FAIL);
-	return success_end(read_u64((void *)(rm + off_repmod_op)), true);
+	return success_end(ctx, read_u64((void *)(rm + r->offs.repmod_op)), true);
 }
 
 /*
- * OpTracker::unregister_inflight_op(TrackedOp* op), the copy inside
- * ceph-osd: TrackedOp::put() calls it when the last reference to a live op
- * goes, whatever path the op took.  An entry not marked done here ended
- * without reaching log_op_stats: an error reply, an early reject, a dup
- * answered from the pg log, a discarded op, a PG op.
+ * OpRequest::_unregistered(): TrackedOp::put() calls it once per op when
+ * the last reference goes, whatever path the op took and whether the op
+ * tracker is on or off (off, OpTracker::unregister_inflight_op never runs).
+ * A client op without a done mark ended without reaching log_op_stats: an
+ * error reply, an early reject, a dup answered from the pg log, a PG op.
+ * Replica replies and other messages cost this one hit and are ignored.
  */
 SEC("uprobe")
-int BPF_KPROBE(op_unregister, void *tracker, void *op)
+int BPF_KPROBE(op_unregistered, void *op)
 {
+	struct binary_row *r = row(ctx);
 	struct op_key key = { .tgid = tgid(), .op = (__u64)op };
-	struct op_state *st;
+	struct op_state *st = NULL;
+	struct op_view v;
 	__u8 cls;
 
-	st = bpf_map_lookup_elem(&inflight, &key);
-	if (!st) {
-		/* Only a loss if it is a kind of op we follow. */
-		__u64 msg = op_msg(key.op);
-
-		if (followed(msg_type(msg)))
-			count_miss(msg, H_END_MISS);
-		return 0;
+	if (!start_probe) {
+		/* The common case costs one map operation. */
+		if (bpf_map_delete_elem(&inflight, &key) == 0)
+			return count(H_REMOVED);
+	} else {
+		st = bpf_map_lookup_elem(&inflight, &key);
+		if (st && st->done) {
+			if (bpf_map_delete_elem(&inflight, &key) == 0)
+				count(H_REMOVED);
+			return 0;
+		}
 	}
-	if (st->outside) {
-		bpf_map_delete_elem(&inflight, &key);
-		return count(H_OUTSIDE);
-	}
-	if (!st->done) {
-		if (st->kind == MSG_OSD_REPOP)
+	if (view_op(r, key.op, &v))
+		count(H_READ_FAIL);
+	else if (!followed(v.type))
+		count(H_IGNORED);
+	else if (!traced(r, v.recv))
+		count_untraced(r, v.recv);
+	else {
+		if (v.type == MSG_OSD_REPOP)
 			cls = CLASS_ERROR;	/* a sub-op that never committed */
-		else if (read_u64(op + off_op_rmw) & RMW_PGOP)
+		else if (v.rmw & RMW_PGOP)
 			cls = CLASS_PG;
 		else
 			cls = CLASS_ERROR;
-		record_op(key.tgid, cls, key.op, st, bpf_ktime_get_ns());
+		record_op(r, key.tgid, cls, &v, st);
+		count(H_ERROR_END);
 	}
-	bpf_map_delete_elem(&inflight, &key);
-	return count(H_ENDED);
+	if (st && bpf_map_delete_elem(&inflight, &key) == 0)
+		count(H_REMOVED);
+	return 0;
 }
 
 /*
- * --phases only.  OSD::dequeue_op(PGRef pg, OpRequestRef op, TPHandle&): the
- * op leaves the shard queue (again, if it was requeued).  Both smart
- * pointers are non-trivial, so each arrives as a pointer to it.
+ * -P only.  OSD::enqueue_op(spg_t pgid, OpRequestRef&& op,
+ * unsigned owner_cost): every op the OSD accepted is queued here once.  The
+ * rvalue reference arrives as a pointer to the intrusive_ptr; spg_t (24
+ * bytes, trivially copyable) is on the stack, pgid.m_pool first.
  */
 SEC("uprobe")
-int BPF_KPROBE(op_dequeue, void *osd, void **pgref, void **opref)
+int BPF_KPROBE(op_enqueue, void *osd, void **opref)
 {
+	struct binary_row *r = row(ctx);
 	struct op_key key = { .tgid = tgid(), .op = read_u64(opref) };
-	struct op_state *st = bpf_map_lookup_elem(&inflight, &key);
+	struct op_state st = { .pool = -1 };
+	struct op_view v;
 
-	if (st)
-		st->dequeue_ns = bpf_ktime_get_ns();
-	return 0;
+	if (view_op(r, key.op, &v))
+		return count(H_READ_FAIL);
+	if (!followed(v.type) || v.recv < r->open_rt || v.recv >= r->close_rt)
+		return 0;	/* counted at its end */
+	if (split_pool)
+		st.pool = (__s64)read_u64((void *)(PT_REGS_SP(ctx) + r->offs.sp_spg));
+	if (bpf_map_update_elem(&inflight, &key, &st, BPF_ANY))
+		return count(H_INSERT_FAIL);
+	return count(H_ENTRIES);
 }
 
 /*
  * --phases only.  {Replicated,EC}Backend::submit_transaction(..., osd_reqid_t,
- * OpRequestRef op): a write's transaction goes to the object store and the
+ * OpRequestRef op) (ECSwitch:: in 20.x, which dispatches to both EC
+ * backends): a write's transaction goes to the object store and the
  * replicas.  op is the last of twelve arguments: a pointer to the
- * intrusive_ptr, on the stack.
+ * intrusive_ptr, on the stack.  The write's entry is made here (or, with
+ * -P, at enqueue_op).
  */
 SEC("uprobe")
 int BPF_KPROBE(op_submit)
 {
-	void *opref = (void *)read_u64((void *)(PT_REGS_SP(ctx) + sp_submit_op));
+	struct binary_row *r = row(ctx);
+	void *opref = (void *)read_u64((void *)(PT_REGS_SP(ctx) + r->offs.sp_submit_op));
 	struct op_key key = { .tgid = tgid(), .op = read_u64(opref) };
 	struct op_state *st = bpf_map_lookup_elem(&inflight, &key);
+	struct op_state fresh = { .pool = -1 };
 
-	if (st)
-		st->submit_ns = bpf_ktime_get_ns();
-	return 0;
+	if (st) {
+		st->submit_rt = now_rt();
+		return 0;
+	}
+	if (!key.op)
+		return count(H_READ_FAIL);
+	fresh.submit_rt = now_rt();
+	if (bpf_map_update_elem(&inflight, &key, &fresh, BPF_NOEXIST))
+		return count(H_INSERT_FAIL);
+	return count(H_ENTRIES);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -14,20 +14,24 @@
 #include <sys/stat.h>
 #include <bpf/libbpf.h>
 
+#include <linux/types.h>
+#include "osdhist.h"
 #include "osdhist.skel.h"
+#include "testhooks.h"
 #include "tracer.h"
 
 /* The program for a probed function, NULL when the options leave it out. */
 static struct bpf_program *prog_of(struct tracer *t, int fn)
 {
 	switch (fn) {
-	case FN_ENQUEUE_OP: return t->skel->progs.op_enqueue;
 	case FN_LOG_OP_STATS: return t->skel->progs.op_done;
-	case FN_UNREGISTER_INFLIGHT_OP: return t->skel->progs.op_unregister;
+	case FN_UNREGISTERED: return t->skel->progs.op_unregistered;
 	case FN_REPOP_COMMIT:
 		return t->opt->no_subops ? NULL : t->skel->progs.subop_done;
+	case FN_ENQUEUE_OP:
+		return t->opt->pool ? t->skel->progs.op_enqueue : NULL;
 	case FN_DEQUEUE_OP:
-		return t->opt->phases ? t->skel->progs.op_dequeue : NULL;
+		return NULL;	/* Ceph's dequeued_time stamp does its job */
 	case FN_REP_SUBMIT:
 	case FN_EC_SUBMIT:
 		return t->opt->phases ? t->skel->progs.op_submit : NULL;
@@ -43,29 +47,76 @@ static struct binary_slot *find_slot(struct tracer *t, dev_t dev, ino_t ino)
 	return NULL;
 }
 
-static void set_offsets(struct tracer *t, const struct ceph_offsets *o)
+static __u64 realtime_ns(void)
 {
-	t->skel->bss->off_op_request = o->op_request;
-	t->skel->bss->off_op_rmw = o->op_rmw;
-	t->skel->bss->off_msg_type = o->msg_type;
-	t->skel->bss->off_msg_recv = o->msg_recv;
-	t->skel->bss->off_op_dequeued = o->op_dequeued;
-	t->skel->bss->off_repmod_op = o->repmod_op;
-	t->skel->bss->sp_spg = o->sp_spg;
-	t->skel->bss->sp_submit_op = o->sp_submit_op;
-	t->offs = *o;
-	t->offsets_set = true;
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return now.tv_sec * 1000000000ULL + now.tv_nsec;
+}
+
+/* Ops received from now on are traced: every probe of the binary is in. */
+static void open_row(struct tracer *t, int row, __u64 now)
+{
+	struct binary_row *r = &t->skel->bss->rows[row];
+
+	r->close_rt = ~0ULL;
+	__atomic_store_n(&r->open_rt, now, __ATOMIC_SEQ_CST);
+}
+
+/* The byte ranges an end reads of the OpRequest and of its Message. */
+static void read_windows(struct binary_row *r)
+{
+	const struct osd_offsets *o = &r->offs;
+	__u32 lo = o->op_request, hi = o->op_request + 8;
+
+	lo = o->op_rmw < lo ? o->op_rmw : lo;
+	lo = o->op_dequeued < lo ? o->op_dequeued : lo;
+	hi = o->op_rmw + 8 > hi ? o->op_rmw + 8 : hi;
+	hi = o->op_dequeued + 8 > hi ? o->op_dequeued + 8 : hi;
+	r->opw_off = lo;
+	r->opw_len = hi - lo;
+	lo = o->msg_type < o->msg_recv ? o->msg_type : o->msg_recv;
+	hi = o->msg_type + 8 > o->msg_recv + 8 ? o->msg_type + 8 : o->msg_recv + 8;
+	r->msgw_off = lo;
+	r->msgw_len = hi - lo;
+}
+
+/* Whether the fields an end reads lie close enough for one read each. */
+static bool windows_fit(const struct osd_offsets *o)
+{
+	struct binary_row r = { .offs = *o };
+
+	read_windows(&r);
+	return r.opw_len <= READ_WINDOW_MAX && r.msgw_len <= READ_WINDOW_MAX;
+}
+
+/* A free row of bpf/'s rows[] for a new binary; -1 if none. */
+static int take_row(struct tracer *t, const struct osd_offsets *o)
+{
+	for (int i = 0; i < MAX_BINARIES; i++) {
+		struct binary_row *r = &t->skel->bss->rows[i];
+
+		if (t->rows_used & (1u << i))
+			continue;
+		t->rows_used |= 1u << i;
+		memset(r, 0, sizeof(*r));
+		r->open_rt = ~0ULL;	/* nothing is traced until attached */
+		r->offs = *o;
+		read_windows(r);
+		return i;
+	}
+	return -1;
 }
 
 /* Which probes the current window wants: all of them until the window's
- * ops have drained (the start probe too: it marks what starts while the
- * gate is shut), none while it is closed. */
+ * ops have drained, none while it is closed. */
 static bool wanted(struct tracer *t, int fn)
 {
 	return prog_of(t, fn) && t->win != WIN_CLOSED;
 }
 
-/* Longest wait between attaching a window's probes and opening its gate. */
+/* Longest wait between attaching a window's probes and opening it. */
 #define SETTLE_S 0.05
 
 static void *destroy_one(void *link)
@@ -113,23 +164,39 @@ void tracer_detach_all(struct tracer *t)
 	detach_unwanted(t, true);
 }
 
+/* One probe on one function of a binary; its cookie is the binary's row. */
+static struct bpf_link *attach_one(struct tracer *t, struct binary_slot *b, int f,
+				   const char *path)
+{
+	pid_t pid = t->opt->pid ? t->opt->pid : -1;
+
+	if (t->multi) {
+		/* uprobe_multi (Linux 6.6): a detach takes the consumer out
+		 * before the breakpoint goes, so no OSD thread waits on it. */
+		unsigned long off = b->fn_off[f];
+		__u64 cookie = b->row;
+		LIBBPF_OPTS(bpf_uprobe_multi_opts, mo, .offsets = &off,
+			    .cookies = &cookie, .cnt = 1);
+
+		return bpf_program__attach_uprobe_multi(prog_of(t, f), pid, path,
+							 NULL, &mo);
+	}
+	LIBBPF_OPTS(bpf_uprobe_opts, uo, .bpf_cookie = b->row);
+	return bpf_program__attach_uprobe_opts(prog_of(t, f), pid, path,
+					       b->fn_off[f], &uo);
+}
+
 /* Attach what the window wants and is missing.  0, 1 when a probe could not
  * be attached (said), -1 when that is fatal (no privilege). */
 static int sync_links(struct tracer *t, struct binary_slot *b)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, uo);
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", b->fd);
-	/* The start probe last: by the time it is attached every end probe
-	 * is in, so no op that gets an entry can end unseen. */
-	for (int i = 1; i <= NR_PROBE_FNS; i++) {
-		int f = i % NR_PROBE_FNS;	/* FN_ENQUEUE_OP (0) last */
-
-		if (!wanted(t, f) || b->links[f])
+	for (int f = 0; f < NR_PROBE_FNS; f++) {
+		if (!wanted(t, f) || b->links[f] || !b->fn_off[f])
 			continue;
-		b->links[f] = bpf_program__attach_uprobe_opts(prog_of(t, f),
-				t->opt->pid ? t->opt->pid : -1, path, b->fn_off[f], &uo);
+		b->links[f] = attach_one(t, b, f, path);
 		if (!b->links[f]) {
 			int e = errno;
 
@@ -147,44 +214,55 @@ static int sync_links(struct tracer *t, struct binary_slot *b)
 	return 0;
 }
 
-/* Called once the start probe is attached: an op the messenger receives from
- * now on is followed, so ending without an entry is a loss. */
-static void mark_window_open(struct tracer *t)
+static void settle(double on)
 {
-	struct timespec now;
+	double s = on / 4 < SETTLE_S ? on / 4 : SETTLE_S;
+	struct timespec ts = { 0, (long)(s * 1e9) };
 
-	clock_gettime(CLOCK_REALTIME, &now);
-	t->skel->bss->window_open_rt = now.tv_sec * 1000000000ULL + now.tv_nsec;
-	__atomic_store_n(&t->skel->bss->gate_open, 1, __ATOMIC_SEQ_CST);
+	nanosleep(&ts, NULL);
 }
 
 int tracer_set_window(struct tracer *t, enum window win)
 {
+	__u64 now = realtime_ns();
 	int err = 0;
 
-	/* Shut first: no op starts being followed while probes move; and
-	 * unless a window's ops are draining, an op ending without an entry
-	 * started outside the traced time. */
-	__atomic_store_n(&t->skel->bss->gate_open, 0, __ATOMIC_SEQ_CST);
-	if (win != WIN_DRAIN)
-		t->skel->bss->window_open_rt = ~0ULL;
 	t->win = win;
+	if (win == WIN_DRAIN) {
+		/* Ops received from now on are not the window's; the probes
+		 * stay until its ops have ended. */
+		for (int i = 0; i < t->nbins; i++)
+			if (!t->bins[i].refused)
+				__atomic_store_n(&t->skel->bss->rows[t->bins[i].row].close_rt,
+						 now, __ATOMIC_SEQ_CST);
+		return 0;
+	}
 	detach_unwanted(t, false);
+	if (win == WIN_CLOSED) {
+		/* No probe is left: a done mark whose op ends now would stay,
+		 * and an OpRequest address reused later must not find it. */
+		t->drain_timeouts += tracer_drop_inflight(t);
+		return 0;
+	}
 	for (int i = 0; i < t->nbins; i++) {
 		if (t->bins[i].refused)
 			continue;
 		if (sync_links(t, &t->bins[i]) < 0)
 			err = -1;
 	}
-	if (win == WIN_OPEN) {
-		/* Let the OSD get past the probes' installation before its ops
-		 * count: measured, ops starting in the first tens of ms after
-		 * the attach had a p99 one or two buckets above full tracing's. */
-		double s = t->opt->sample_on / 4 < SETTLE_S ? t->opt->sample_on / 4 : SETTLE_S;
-		struct timespec settle = { 0, (long)(s * 1e9) };
+	/* Let the OSD get past the probes' installation before its ops
+	 * count: measured, ops starting in the first tens of ms after the
+	 * attach had a p99 one or two buckets above full tracing's. */
+	settle(t->opt->sample_on);
+	now = realtime_ns();
+	for (int i = 0; i < t->nbins; i++) {
+		struct binary_row *r = &t->skel->bss->rows[t->bins[i].row];
 
-		nanosleep(&settle, NULL);
-		mark_window_open(t);
+		if (t->bins[i].refused)
+			continue;
+		r->prev_open_rt = r->open_rt;
+		r->prev_close_rt = r->close_rt;
+		open_row(t, t->bins[i].row, now);
 	}
 	return err;
 }
@@ -214,6 +292,7 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 	b->ino = ino;
 	b->nprocs = 1;
 	b->fd = -1;
+	b->row = -1;
 	n = readlink(exe, b->where, sizeof(b->where) - 1);
 	if (n < 0)
 		snprintf(b->where, sizeof(b->where), "%s", exe);
@@ -224,12 +303,30 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 		return 1;
 	}
 	memcpy(b->build_id, ob.build_id, sizeof(b->build_id));
-	if (!t->offsets_set)
-		set_offsets(t, &ob.offs);
-	else if (memcmp(&t->offs, &ob.offs, sizeof(ob.offs))) {
-		fprintf(stderr, "osdhist: cannot trace pid %d: its ceph-osd (build-id %s) "
-			"needs other offsets than the one already traced; run one "
-			"osdhist per build\n", pid, ob.build_id);
+	for (int f = 0; f < NR_FEATS; f++) {
+		bool asked = (f == FEAT_POOL && t->opt->pool) ||
+			     (f == FEAT_PHASES && t->opt->phases);
+		char why[300];
+
+		if (!asked || !binary_feature(&ob, f, why, sizeof(why)))
+			continue;
+		fprintf(stderr, "osdhist: cannot trace pid %d with %s: its ceph-osd "
+			"(build-id %s) lacks %s; run without it\n", pid,
+			osd_feature_name[f], ob.build_id, why);
+		b->refused = true;
+		return 1;
+	}
+	testhook_offsets(&ob.offs);	/* test build only: OSDHIST_TEST_OFFSETS */
+	if (!windows_fit(&ob.offs)) {
+		fprintf(stderr, "osdhist: cannot trace pid %d: in its ceph-osd (build-id "
+			"%s) the OpRequest or Message fields osdhist reads span more "
+			"than %d bytes; this layout is not supported\n", pid,
+			ob.build_id, READ_WINDOW_MAX);
+		b->refused = true;
+		return 1;
+	}
+	b->row = take_row(t, &ob.offs);
+	if (b->row < 0) {	/* cannot happen: as many rows as slots */
 		b->refused = true;
 		return 1;
 	}
@@ -251,7 +348,7 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 		return r;
 	}
 	if (t->win == WIN_OPEN)
-		mark_window_open(t);
+		open_row(t, b->row, realtime_ns());
 	fprintf(stderr, "osdhist: attached to ceph-osd %s (build-id %s, inode %lu) "
 		"seen in pid %d%s\n", b->where, b->build_id, (unsigned long)ino, pid,
 		t->opt->sample_on > 0 ? " (sampled: probes follow the windows)" : "");
@@ -284,6 +381,8 @@ void detach_unused(struct tracer *t)
 				"inode %lu): no process runs it any more\n",
 				b->where, b->build_id, (unsigned long)b->ino);
 		destroy_links(b->links, NR_PROBE_FNS);
+		if (b->row >= 0)
+			t->rows_used &= ~(1u << b->row);
 		if (b->fd >= 0)
 			close(b->fd);
 		t->bins[i--] = t->bins[--t->nbins];

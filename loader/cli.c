@@ -14,7 +14,7 @@
 
 enum { OPT_OSD = 1000, OPT_NO_SUBOPS, OPT_USAGE, OPT_PHASES,
        OPT_SAMPLE, OPT_DRAIN, OPT_PROMETHEUS, OPT_TEXTFILE, OPT_PROM_BUCKETS,
-       OPT_QUIET };
+       OPT_QUIET, OPT_PERF_UPROBES, OPT_NO_VERIFY, OPT_INSPECT, OPT_LIST };
 
 static const char doc[] =
 "osdhist: latency histograms of Ceph OSD ops, aggregated in the kernel.\n"
@@ -39,30 +39,42 @@ static const char doc[] =
 "  osdhist -j 10       # JSON lines every 10 s (schema in osdhist(8))\n"
 "  osdhist --quiet --prometheus 9720   # serve http://127.0.0.1:9720/metrics";
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 static const char args_doc[] = "[INTERVAL [COUNT]]";
 
 /* Grouped as --help shows them: a header entry opens each group and the
  * entries after it join it (group 0 = the previous entry's group), so an
  * option added below a header lands in that group. */
-enum { GRP_TRACING = 1, GRP_OUTPUT = 10, GRP_PROM = 20 };
+enum { GRP_TRACING = 1, GRP_OUTPUT = 10, GRP_PROM = 20, GRP_INSPECT = 30 };
 
 static const struct argp_option opts[] = {
 	{ NULL, 0, NULL, 0, "Tracing: which OSDs, which ops, how", GRP_TRACING },
 	{ "pid", 'p', "PID", 0, "Trace only this ceph-osd process", 0 },
-	{ "pool", 'P', NULL, 0, "Key histograms by pool id as well", 0 },
+	{ "pool", 'P', NULL, 0, "Key histograms by pool id as well (probes "
+	  "OSD::enqueue_op too: 3 hits per client op instead of 2)", 0 },
 	{ "phases", OPT_PHASES, NULL, 0,
-	  "Also split execute and commit phases (probes dequeue_op and "
-	  "submit_transaction: 5 hits per write, 4 per read, instead of 3)", 0 },
+	  "Also split execute and commit phases (probes submit_transaction "
+	  "too: 3 hits per client write instead of 2; reads unchanged)", 0 },
 	{ "no-subops", OPT_NO_SUBOPS, NULL, 0,
 	  "Do not follow replica sub-ops (class subop)", 0 },
 	{ "sample", OPT_SAMPLE, "ON/PERIOD", 0,
-	  "Sample in time: ops are followed when they start in the first ON of "
-	  "every PERIOD (e.g. 1s/10s); probes are detached the rest of the "
-	  "time.  Each detach stalls an OSD thread for a few ms: prefer a "
-	  "PERIOD of 10s or more.  Default: trace everything", 0 },
+	  "Sample in time: ops are recorded when the OSD received them in the "
+	  "first ON of every PERIOD (e.g. 1s/10s); probes are detached the rest "
+	  "of the time.  With perf-event uprobes (--perf-uprobes, kernels "
+	  "before 6.6) each detach stalls an OSD thread for a few ms: there, "
+	  "prefer a PERIOD of 10s or more.  Default: trace everything", 0 },
 	{ "drain-timeout", OPT_DRAIN, "DURATION", 0,
-	  "With --sample: how long a closed window waits for its ops to end "
-	  "(default 2s); ops still running then are counted in the health line", 0 },
+	  "With --sample: a closed window keeps its probes while its ops keep "
+	  "ending (until none has for 100 ms), at most this long (default 2s); "
+	  "a drain cut short is counted in the health line", 0 },
+	{ "perf-uprobes", OPT_PERF_UPROBES, NULL, 0,
+	  "Attach perf-event uprobes instead of uprobe_multi links (what "
+	  "kernels before 6.6 get anyway); their detach stalls OSD threads", 0 },
+	{ "no-verify", OPT_NO_VERIFY, NULL, 0,
+	  "Do not check osdhist's counts against each OSD's own perf counters "
+	  "(perf dump over its admin socket, once a second)", 0 },
 
 	{ NULL, 0, NULL, 0, "Output: what is printed on stdout and stderr", GRP_OUTPUT },
 	{ "osd", OPT_OSD, "ID", 0, "Show only this OSD id (e.g. 3 for osd.3)", 0 },
@@ -71,20 +83,37 @@ static const struct argp_option opts[] = {
 	{ "milliseconds", 'm', NULL, 0, "Text output in milliseconds, not microseconds", 0 },
 	{ "quiet", 'q', NULL, 0,
 	  "Print no snapshot on stdout (with --prometheus or --textfile)", 0 },
-	{ "verbose", 'v', NULL, 0, "Print libbpf and attach details on stderr", 0 },
+	{ "verbose", 'v', NULL, 0, "Print libbpf and attach details on stderr "
+	  "(with --inspect or --list: every derived offset and its witnesses)", 0 },
 
 	{ NULL, 0, NULL, 0, "Prometheus: cumulative metrics, refreshed every INTERVAL",
 	  GRP_PROM },
 	{ "prometheus", OPT_PROMETHEUS, "[ADDR:]PORT", 0,
 	  "Serve the histograms and health counters at http://ADDR:PORT/metrics "
 	  "in Prometheus' text format (ADDR defaults to 127.0.0.1; PORT 0 "
-	  "picks a free one)", 0 },
+	  "picks a free one).  Limits: "
+	  STR(HTTP_PER_ADDR) " connections per client address, "
+	  STR(HTTP_CONNECTIONS) " in all, request line and headers within "
+	  STR(HTTP_REQUEST_S) "s, closed after " STR(HTTP_IDLE_S) "s idle; "
+	  "refusals are counted (osdhist_http_rejected_total).  A non-loopback "
+	  "ADDR exposes the metrics, without TLS or authentication, to every "
+	  "host that can reach it: firewall it", 0 },
 	{ "textfile", OPT_TEXTFILE, "PATH", 0,
 	  "Write the same metrics to PATH at every snapshot, atomically, for "
 	  "node_exporter's textfile collector (name it *.prom)", 0 },
 	{ "prom-buckets", OPT_PROM_BUCKETS, "LIST", 0,
 	  "Exported bucket bounds in seconds, comma-separated, increasing, at "
 	  "most 64 (default 25us to 10s: 0.000025,0.00005,0.0001,0.00025,...,10)", 0 },
+
+	{ NULL, 0, NULL, 0, "Inspection: report on ceph-osd binaries, then exit",
+	  GRP_INSPECT },
+	{ "inspect", OPT_INSPECT, "PATH", 0,
+	  "Read the ceph-osd binary PATH, print its build-id, Ceph version and "
+	  "whether osdhist can trace it (the offsets derived from its code, or "
+	  "why not), and exit: 0 traceable, 1 not", 0 },
+	{ "list", OPT_LIST, NULL, 0,
+	  "List every ceph-osd running on the host (containers too): OSD id, "
+	  "pid, Ceph version, build-id, traceable or why not; then exit", 0 },
 
 	/* group -1: argp's own place for these, last */
 	{ "help", 'h', NULL, 0, "Show this help and exit", -1 },
@@ -186,6 +215,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'm': o->millis = true; break;
 	case 'j': o->json = true; break;
 	case 'v': o->verbose = true; break;
+	case OPT_PERF_UPROBES: o->perf_uprobes = true; break;
 	case OPT_PROMETHEUS:
 		if (http_parse_listen(arg, o->prom_host, sizeof(o->prom_host),
 				      &o->prom_port))
@@ -206,6 +236,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case 'q': o->quiet = true; break;
+	case OPT_NO_VERIFY: o->no_verify = true; break;
+	case OPT_INSPECT:
+		if (!*arg)
+			return bad("--inspect", arg, "expected the path of a ceph-osd binary");
+		o->inspect = arg;
+		break;
+	case OPT_LIST: o->list = true; break;
 	case 'h':
 		/* argp_state_help() is silent under ARGP_NO_ERRS */
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, state->name);
@@ -265,6 +302,11 @@ int cli_parse(int argc, char **argv, struct options *o)
 	prom_default_buckets(&o->buckets);
 	err = argp_parse(&argp, argc, argv,
 			 ARGP_NO_ERRS | ARGP_NO_HELP | ARGP_IN_ORDER, NULL, o);
+	if (!err && o->inspect && o->list) {
+		fprintf(stderr, "osdhist: --inspect and --list are two different "
+			"commands: give one\n");
+		return 2;
+	}
 	if (!err && o->quiet && !o->prometheus && !o->textfile && !o->exit_now) {
 		fprintf(stderr, "osdhist: --quiet needs --prometheus or --textfile "
 			"(there would be no output at all)\n");

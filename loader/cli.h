@@ -21,6 +21,7 @@ struct options {
 	pid_t pid;		/* -p: only this process, 0 = all */
 	int osd;		/* --osd: only this OSD id, -1 = all */
 	bool verbose;		/* -v: libbpf and attach details on stderr */
+	bool perf_uprobes;	/* --perf-uprobes: no uprobe_multi links */
 	double sample_on;	/* --sample ON/PERIOD, seconds; 0 = full tracing */
 	double sample_period;
 	double drain_timeout;	/* --drain-timeout, seconds */
@@ -30,6 +31,9 @@ struct options {
 	const char *textfile;	/* --textfile PATH, NULL = off */
 	struct prom_buckets buckets;	/* --prom-buckets, in ns */
 	bool quiet;		/* --quiet: no snapshots on stdout */
+	bool no_verify;		/* --no-verify: no check against perf dump */
+	const char *inspect;	/* --inspect PATH: report on a binary, exit */
+	bool list;		/* --list: report on every running ceph-osd, exit */
 	bool exit_now;		/* --help/--usage/--version printed: exit 0 */
 };
 

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <linux/types.h>
+#include "osdhist.h"
 #include "osdhist.skel.h"
 
 #include "procs.h"

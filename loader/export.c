@@ -111,6 +111,11 @@ void export_snapshot(const struct options *o, const struct report *r)
 	free(buf);
 }
 
+void export_health(const struct options *o, struct health_report *h)
+{
+	h->http = o->prometheus && http_rejected(h->http_rejected);
+}
+
 void export_stop(void)
 {
 	http_stop();

@@ -17,6 +17,10 @@ void export_snapshot(const struct options *o, const struct report *r);
 
 void export_stop(void);
 
+/* The outputs' own counters for the health report (--prometheus: the
+ * connections and requests /metrics refused, by reason).  Never blocks. */
+void export_health(const struct options *o, struct health_report *h);
+
 /* Replaces path with buf atomically: a temp file in the same directory,
  * fsync, rename.  0, or -errno. */
 int textfile_write(const char *path, const char *buf, size_t len);

@@ -1,38 +1,72 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The /metrics endpoint: libmicrohttpd with its own polling thread.  The
+ * The /metrics endpoint: libmicrohttpd driven by a thread of our own.  The
  * thread only ever copies the last exposition the main loop published, under
  * a mutex; it never touches a BPF map, and nothing it does can block the
- * main loop longer than a memcpy.  Abuse is bounded by MHD: at most
- * HTTP_CONNECTIONS connections at once (more wait in the listen backlog),
- * each closed after HTTP_TIMEOUT_S idle seconds, request line and headers
- * within HTTP_REQUEST_MAX bytes (else MHD answers 414/431 and closes).
+ * main loop longer than a memcpy (the main loop reads the rejection
+ * counters with atomic loads).
+ *
+ * One misbehaving peer must not starve Prometheus: every accepted
+ * connection passes http_guard.c (at most HTTP_PER_ADDR per address,
+ * HTTP_CONNECTIONS in all; the rest are closed at once, so they never wait
+ * in the listen backlog in front of a scrape), and its request line and
+ * headers must be in within HTTP_REQUEST_S of the accept, or of the previous
+ * response on a kept-alive connection, however slowly they trickle in.
+ * libmicrohttpd's own idle timeout (HTTP_IDLE_S without a byte either way)
+ * still ends silent connections and stalled readers, and its own per-address
+ * and total limits are set just above ours as a backstop.  A connection the
+ * peer closed is noticed by epoll and released in the same round.
+ *
+ * Why our own thread and not MHD's internal one: the request deadline needs
+ * something to run when no socket is ready.  MHD's external epoll mode lets
+ * this thread wait on MHD's epoll fd with the earliest deadline as timeout,
+ * and close expired connections (shutdown(); MHD then sees EOF and releases
+ * them) in the same thread that runs MHD, so no fd can be reused under it.
  */
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <netdb.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
 
 #include "http.h"
+#include "http_guard.h"
 #include "prom.h"
 
-#define HTTP_CONNECTIONS	16
-#define HTTP_TIMEOUT_S		5
-#define HTTP_REQUEST_MAX	(16 * 1024)
-#define HTTP_BACKLOG		128
+#define HTTP_REQUEST_MAX	(16 * 1024)	/* request line + headers, bytes */
+#define HTTP_BACKLOG		512
+/* file descriptors kept for the rest of osdhist (BPF maps, programs,
+ * links, /proc) when the open file limit decides HTTP_CONNECTIONS */
+#define HTTP_FD_RESERVE		256
 
 static struct MHD_Daemon *daemon_;
+static struct guard guard;
+static pthread_t thread;
+static int wake_fd = -1;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *body;		/* the last exposition, NULL before the first */
 static size_t body_len;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 int http_parse_listen(const char *arg, char *host, size_t hostlen, unsigned *port)
 {
@@ -85,6 +119,35 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,
 	return ret;
 }
 
+static enum MHD_Result refuse(struct MHD_Connection *c, unsigned status,
+			      const char *text, const char *allow)
+{
+	guard_refused(&guard);
+	return reply(c, status, text, allow);
+}
+
+static struct guard_conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *i =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return i ? i->socket_context : NULL;
+}
+
+/* A body announced (Content-Length other than 0, or any Transfer-Encoding):
+ * MHD has checked the syntax, but reading it would only give a slow peer
+ * more time on the connection. */
+static bool has_body(struct MHD_Connection *c)
+{
+	const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						     MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+	if (MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+					MHD_HTTP_HEADER_TRANSFER_ENCODING))
+		return true;
+	return cl && (!*cl || cl[strspn(cl, "0")]);
+}
+
 /* MHD calls this once the headers are in, then for each piece of the body,
  * then once more with none.  Refusals go out at the first call (MHD then
  * closes the connection, never reading a body); GET and HEAD are answered at
@@ -95,23 +158,34 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  size_t *upload_size, void **con_cls)
 {
 	struct MHD_Response *r;
+	struct guard_conn *gc;
 	enum MHD_Result ret;
 	char *copy = NULL;
 	size_t len = 0;
 	bool have;
 
 	(void)cls; (void)version; (void)upload;
-	if (strcmp(url, "/metrics"))
-		return reply(c, MHD_HTTP_NOT_FOUND, "osdhist serves /metrics only\n", NULL);
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n",
-			     "GET, HEAD");
 	if (!*con_cls) {		/* headers only so far */
+		if ((gc = conn_of(c)))
+			guard_request(gc);
+		if (strcmp(url, "/metrics"))
+			return refuse(c, MHD_HTTP_NOT_FOUND,
+				      "osdhist serves /metrics only\n", NULL);
+		if (strcmp(method, MHD_HTTP_METHOD_GET) &&
+		    strcmp(method, MHD_HTTP_METHOD_HEAD))
+			return refuse(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+				      "only GET and HEAD\n", "GET, HEAD");
+		if (has_body(c)) {	/* a GET with a body: drop the connection */
+			guard_refused(&guard);
+			return MHD_NO;
+		}
 		*con_cls = c;
 		return MHD_YES;
 	}
-	if (*upload_size)	/* a GET with a body: drop the connection */
+	if (*upload_size) {		/* cannot happen after has_body(); still */
+		guard_refused(&guard);
 		return MHD_NO;
+	}
 
 	pthread_mutex_lock(&lock);
 	have = body;
@@ -135,6 +209,105 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
 	return ret;
+}
+
+/* Before MHD sets up an accepted connection (after its own backstop limits). */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *sa, socklen_t len)
+{
+	(void)cls;
+	return guard_admit(&guard, sa, len) ? MHD_YES : MHD_NO;
+}
+
+static socklen_t addr_len(const struct sockaddr *sa)
+{
+	if (sa && sa->sa_family == AF_INET6)
+		return sizeof(struct sockaddr_in6);
+	return sa && sa->sa_family == AF_INET ? sizeof(struct sockaddr_in) : 0;
+}
+
+/* The connection's life: the guard holds it from set-up to release. */
+static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
+			  enum MHD_ConnectionNotificationCode what)
+{
+	const union MHD_ConnectionInfo *fd, *peer;
+	struct guard_conn *gc;
+
+	(void)cls;
+	if (what == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (*ctx) {
+			guard_close(&guard, *ctx);
+			free(*ctx);
+			*ctx = NULL;
+		}
+		return;
+	}
+	fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	peer = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	gc = malloc(sizeof(*gc));
+	if (!gc || !fd) {	/* cannot be limited: end it now (MHD sees EOF) */
+		if (fd)
+			shutdown(fd->connect_fd, SHUT_RDWR);
+		free(gc);
+		*ctx = NULL;
+		return;
+	}
+	guard_open(&guard, gc, peer ? peer->client_addr : NULL,
+		   addr_len(peer ? peer->client_addr : NULL), fd->connect_fd, now_s());
+	*ctx = gc;
+}
+
+/* A request is over (answered, refused, or abandoned). */
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+			 enum MHD_RequestTerminationCode why)
+{
+	struct guard_conn *gc = conn_of(c);
+
+	(void)cls; (void)con_cls;
+	if (gc)
+		guard_completed(&guard, gc, now_s(),
+				why == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED);
+}
+
+/* How long the thread may sleep: until MHD's next idle timeout or our next
+ * request deadline, whichever is first; -1 for no limit. */
+static int wait_ms(void)
+{
+	MHD_UNSIGNED_LONG_LONG mhd;
+	double next = guard_next_deadline(&guard);
+	long long ms = -1;
+
+	if (MHD_get_timeout(daemon_, &mhd) == MHD_YES)
+		ms = mhd > INT_MAX ? INT_MAX : (long long)mhd;
+	if (next > 0) {
+		double d = ceil((next - now_s()) * 1000);
+		long long g = d < 0 ? 0 : d > INT_MAX ? INT_MAX : (long long)d;
+
+		if (ms < 0 || g < ms)
+			ms = g;
+	}
+	return ms;
+}
+
+static void *serve(void *arg)
+{
+	const union MHD_DaemonInfo *ep = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_EPOLL_FD);
+	struct pollfd p[2] = {
+		{ .fd = ep ? ep->epoll_fd : -1, .events = POLLIN },
+		{ .fd = wake_fd, .events = POLLIN },
+	};
+	struct guard_conn *gc;
+
+	(void)arg;
+	for (;;) {
+		if (poll(p, 2, wait_ms()) < 0 && errno != EINTR)
+			p[0].revents = 0;	/* cannot happen with valid fds; go on */
+		if (p[1].revents)
+			break;		/* http_stop() */
+		MHD_run(daemon_);
+		while ((gc = guard_expired(&guard, now_s())))
+			shutdown(gc->fd, SHUT_RDWR);
+	}
+	return NULL;
 }
 
 static void say_addr(char *buf, size_t size, const char *host, unsigned port)
@@ -182,40 +355,106 @@ static int listen_on(const char *host, unsigned port, unsigned *bound)
 	return fd;
 }
 
+/* HTTP_CONNECTIONS, or fewer if the open file limit cannot make room for
+ * them beside HTTP_FD_RESERVE (said once on stderr). */
+static unsigned fd_budget(void)
+{
+	rlim_t need = HTTP_CONNECTIONS + HTTP_FD_RESERVE;
+	struct rlimit rl;
+	unsigned n;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur >= need)
+		return HTTP_CONNECTIONS;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need) {
+		struct rlimit raised = { need, rl.rlim_max };
+
+		if (!setrlimit(RLIMIT_NOFILE, &raised))
+			return HTTP_CONNECTIONS;
+	}
+	n = rl.rlim_cur > HTTP_FD_RESERVE + 16 ? rl.rlim_cur - HTTP_FD_RESERVE : 16;
+	fprintf(stderr, "osdhist: the open file limit (%llu) allows %u metrics "
+		"connections, not %u: raise it (ulimit -n, LimitNOFILE=) to %llu\n",
+		(unsigned long long)rl.rlim_cur, n, HTTP_CONNECTIONS,
+		(unsigned long long)need);
+	return n;
+}
+
 int http_start(const char *host, unsigned port)
 {
+	struct guard_limits lim = {
+		.per_addr = HTTP_PER_ADDR,
+		.first_request_s = HTTP_REQUEST_S,
+		/* longer than MHD's idle timeout: a kept-alive connection that
+		 * stays silent is MHD's to close, quietly; one that trickles a
+		 * request to dodge it is ours */
+		.next_request_s = HTTP_IDLE_S + HTTP_REQUEST_S,
+	};
 	sigset_t block, old;
 	unsigned bound;
 	char where[300];
-	int fd = listen_on(host, port, &bound);
+	int fd, err;
 
+	lim.conns = fd_budget();
+	if (lim.per_addr > lim.conns / 4)
+		lim.per_addr = lim.conns / 4 ? lim.conns / 4 : 1;
+	fd = listen_on(host, port, &bound);
 	if (fd < 0)
 		return -1;
-	/* MHD's thread inherits this mask: SIGINT/TERM/USR1 must wake the
-	 * main loop's sleep, and a SIGPIPE on a dropped client must not kill
-	 * us (MHD writes with MSG_NOSIGNAL anyway). */
+	say_addr(where, sizeof(where), host, bound);
+	guard_init(&guard, &lim);
+	wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	daemon_ = wake_fd < 0 ? NULL :
+		MHD_start_daemon(MHD_USE_EPOLL, 0, on_accept, NULL, on_request, NULL,
+				 MHD_OPTION_LISTEN_SOCKET, fd,
+				 /* backstops, never reached while the guard works */
+				 MHD_OPTION_CONNECTION_LIMIT, lim.conns + 8,
+				 MHD_OPTION_PER_IP_CONNECTION_LIMIT, lim.per_addr + 1,
+				 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_S,
+				 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_REQUEST_MAX,
+				 MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
+				 MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+				 MHD_OPTION_END);
+	if (!daemon_) {
+		fprintf(stderr, "osdhist: cannot start the metrics server on %s\n", where);
+		goto fail;
+	}
+	/* The thread inherits this mask: SIGINT/TERM/USR1 must wake the main
+	 * loop's sleep, and a SIGPIPE on a dropped client must not kill us
+	 * (MHD writes with MSG_NOSIGNAL anyway). */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGUSR1);
 	sigaddset(&block, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	daemon_ = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL,
-				   on_request, NULL,
-				   MHD_OPTION_LISTEN_SOCKET, fd,
-				   MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTIONS,
-				   MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_TIMEOUT_S,
-				   MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_REQUEST_MAX,
-				   MHD_OPTION_END);
+	err = pthread_create(&thread, NULL, serve, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	say_addr(where, sizeof(where), host, bound);
-	if (!daemon_) {
-		fprintf(stderr, "osdhist: cannot start the metrics server on %s\n", where);
-		close(fd);
-		return -1;
+	if (err) {
+		fprintf(stderr, "osdhist: cannot start the metrics server on %s: %s\n",
+			where, strerror(err));
+		MHD_stop_daemon(daemon_);	/* closes fd */
+		daemon_ = NULL;
+		fd = -1;
+		goto fail;
 	}
 	fprintf(stderr, "osdhist: serving metrics on http://%s/metrics\n", where);
 	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	if (wake_fd >= 0)
+		close(wake_fd);
+	wake_fd = -1;
+	return -1;
+}
+
+bool http_rejected(__u64 out[NR_HTTP_REJECT])
+{
+	if (!daemon_)
+		return false;
+	guard_counts(&guard, out);
+	return true;
 }
 
 void http_publish(const char *buf, size_t len)
@@ -235,8 +474,16 @@ void http_publish(const char *buf, size_t len)
 
 void http_stop(void)
 {
-	if (daemon_)
+	__u64 one = 1;
+
+	if (daemon_) {
+		if (write(wake_fd, &one, sizeof(one)) != sizeof(one))
+			pthread_cancel(thread);	/* an eventfd write cannot fail */
+		pthread_join(thread, NULL);
 		MHD_stop_daemon(daemon_);	/* closes the listen socket too */
+		close(wake_fd);
+		wake_fd = -1;
+	}
 	daemon_ = NULL;
 	pthread_mutex_lock(&lock);
 	free(body);

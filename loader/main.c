@@ -13,15 +13,18 @@
 #include <bpf/libbpf.h>
 
 #include "cli.h"
+#include "list.h"
 #include "export.h"
 #include "procs.h"
 #include "tracer.h"
+#include "verify.h"
 
 /* How often /proc is rescanned for new OSDs and binaries, at most. */
 #define RESCAN_SEC 1.0
 
 static volatile sig_atomic_t stop, print_now;
 static bool verbose;
+static struct verifier *verifier;	/* NULL with --no-verify */
 
 static void on_signal(int sig)
 {
@@ -76,23 +79,38 @@ static int check_kernel(void)
 	return 0;
 }
 
+/* The built-in check runs on its own clock, whatever the interval: its
+ * baseline soon after an OSD is traced, then a comparison every
+ * VERIFY_PERIOD_S, between the snapshots too. */
+static void verify_between(struct tracer *t)
+{
+	struct report r = { 0 };
+
+	verify_begin(verifier, t->procs, t->nprocs);
+	if (tracer_snapshot(t, &r, false) == 0)
+		verify_end(verifier, &r);
+}
+
 static void print_snapshot(struct tracer *t, const struct options *o, double interval)
 {
 	static double traced_total;	/* seconds ops were followed, all along */
-	struct report r;
+	struct report r = { 0 };
 	struct series_delta *kept;
 	int n = 0;
 
-	if (tracer_snapshot(t, &r)) {
+	verify_begin(verifier, t->procs, t->nprocs);	/* Ceph's counters, before */
+	if (tracer_snapshot(t, &r, true)) {
 		fprintf(stderr, "osdhist: out of memory reading the maps\n");
 		return;
 	}
+	verify_end(verifier, &r);	/* ... and after: compared with r */
 	kept = t->deltas;	/* only now: the snapshot may have moved it */
 	r.interval = interval;
 	if (r.traced < 0)
 		r.traced = interval;
 	traced_total += r.traced;
 	r.health.traced_total = traced_total;
+	export_health(o, &r.health);
 	if (o->osd >= 0) {
 		for (int i = 0; i < r.n; i++)
 			if (r.s[i].osd == o->osd)
@@ -111,7 +129,7 @@ int main(int argc, char **argv)
 	struct options o;
 	struct tracer t;
 	struct sigaction sa = { .sa_handler = on_signal };
-	double last, next_print, next_scan, next_sample, wake;
+	double last, next_print, next_scan, next_sample, next_verify, wake;
 	long printed = 0;
 	int err, traced;
 	bool waiting = false;
@@ -119,6 +137,10 @@ int main(int argc, char **argv)
 	err = cli_parse(argc, argv, &o);
 	if (err || o.exit_now)
 		return err;
+	if (o.inspect)
+		return list_inspect(&o);
+	if (o.list)
+		return list_osds(&o);
 	verbose = o.verbose;
 	libbpf_set_print(libbpf_print);
 	if (o.pid && check_pid(o.pid))
@@ -137,11 +159,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	verifier = verify_new(&o, "/proc");
 	last = mono_now();
 	next_print = last + o.interval;
 	next_scan = last;
 	t.win_since = t.period_start = last;	/* the first window opens now */
 	next_sample = last;
+	next_verify = last + VERIFY_SETTLE_S;
 	while (!stop) {
 		double now = mono_now();
 
@@ -183,12 +207,19 @@ int main(int argc, char **argv)
 		}
 		if (now >= next_sample)
 			next_sample = sampler_step(&t, mono_now());
+		if (!o.no_verify && now >= next_verify) {
+			verify_between(&t);
+			next_verify = mono_now() + VERIFY_PERIOD_S;
+		}
 		wake = next_scan < next_print ? next_scan : next_print;
+		if (!o.no_verify && next_verify < wake)
+			wake = next_verify;
 		sleep_until(next_sample < wake ? next_sample : wake);
 	}
 	if (stop && !err)	/* SIGINT/SIGTERM, -p gone: a final snapshot */
 		print_snapshot(&t, &o, mono_now() - last);
 	tracer_close(&t);
+	verify_free(verifier);
 	export_stop();
 	return err;
 }

@@ -14,6 +14,7 @@
 
 #include "prom.h"
 #include "report.h"
+#include "verify.h"
 
 #define FAMILY "osdhist_op_latency_seconds"
 
@@ -152,15 +153,20 @@ static void one(FILE *f, const char *name, const char *type, const char *help,
 static const struct {
 	const char *name, *help;
 } activity[NR_HEALTH] = {
-	[H_STARTED] = { "osdhist_ops_started_total",
-			"Ops entered into the in-flight map (followed from their start)." },
-	[H_ENDED] = { "osdhist_ops_ended_total",
-		      "Ops that left the in-flight map at their end." },
+	[H_DONE] = { "osdhist_ops_done_total",
+		     "Ops recorded at their success end (log_op_stats, repop_commit)." },
+	[H_ERROR_END] = { "osdhist_ops_error_ends_total",
+			  "Followed ops that ended without a success end (class error or pg)." },
+	[H_ENTRIES] = { "osdhist_inflight_entries_total",
+			"Entries put in the in-flight map (done marks, or ops followed "
+			"from enqueue_op with -P/--phases)." },
+	[H_REMOVED] = { "osdhist_inflight_removed_total",
+			"In-flight entries removed at their op's last reference." },
 	[H_IGNORED] = { "osdhist_ignored_messages_total",
 			"Messages of kinds osdhist does not follow (replica replies, "
 			"recovery, ...); not a loss." },
-	[H_OUTSIDE] = { "osdhist_ops_started_outside_total",
-			"Ops that ended unfollowed because they started outside the "
+	[H_OUTSIDE] = { "osdhist_ops_outside_total",
+			"Ops not recorded because they were received outside the "
 			"traced time (before osdhist, or between --sample windows); "
 			"not a loss." },
 };
@@ -196,6 +202,16 @@ static void print_health(FILE *f, const struct report *r)
 		fprintf(f, "osdhist_ops_lost_total{reason=\"%s\"} %llu\n",
 			ll[i].name, (unsigned long long)ll[i].value);
 
+	if (h->http) {
+		family(f, "osdhist_http_rejected_total", "counter",
+		       "Connections and requests the /metrics endpoint refused or "
+		       "dropped, by reason (limits and reasons in osdhist(8)).");
+		for (int i = 0; i < NR_HTTP_REJECT; i++)
+			fprintf(f, "osdhist_http_rejected_total{reason=\"%s\"} %llu\n",
+				http_reject_name[i],
+				(unsigned long long)h->http_rejected[i]);
+	}
+
 	one(f, "osdhist_inflight_ops", "gauge",
 	    "Ops in the in-flight map now.", h->inflight);
 	one(f, "osdhist_inflight_capacity", "gauge",
@@ -223,6 +239,40 @@ static void print_health(FILE *f, const struct report *r)
 	fprintf(f, "osdhist_last_snapshot_timestamp_seconds %.3f\n", r->time);
 }
 
+/* The oracle's verdict per OSD; the alert rules fire on the mismatch gauge. */
+static void print_verify(FILE *f, const struct report *r)
+{
+	if (!r->nverify)
+		return;
+	family(f, "osdhist_verify_state", "gauge",
+	       "1 for the OSD's current state against its own perf counters: "
+	       "verified, unverified (no socket, timeout, ...) or mismatch.");
+	for (int i = 0; i < r->nverify; i++)
+		for (int s = 0; s < NR_VERIFY_STATES; s++)
+			fprintf(f, "osdhist_verify_state{ceph_daemon=\"osd.%d\",state=\"%s\"} %d\n",
+				r->verify[i].osd, verify_state_name[s], (int)r->verify[i].state == s);
+	family(f, "osdhist_verify_mismatch", "gauge",
+	       "1 while osdhist's count of this class has disagreed with Ceph's "
+	       "counter (op_r, op_w, op_rw, subop_w) beyond the bound for several "
+	       "checks: the derived offsets may be wrong for this build.");
+	for (int i = 0; i < r->nverify; i++)
+		for (int k = 0; k < NR_VC; k++)
+			if (r->verify[i].cls[k].compared)
+				fprintf(f, "osdhist_verify_mismatch{ceph_daemon=\"osd.%d\","
+					"class=\"%s\"} %d\n", r->verify[i].osd,
+					class_name[verify_op_class[k]], r->verify[i].cls[k].mismatch);
+	family(f, "osdhist_verify_excess_ops", "gauge",
+	       "How far osdhist's count since the baseline is outside the bound "
+	       "around Ceph's counter (0 inside; negative: fewer ops than Ceph).");
+	for (int i = 0; i < r->nverify; i++)
+		for (int k = 0; k < NR_VC; k++)
+			if (r->verify[i].cls[k].compared)
+				fprintf(f, "osdhist_verify_excess_ops{ceph_daemon=\"osd.%d\","
+					"class=\"%s\"} %lld\n", r->verify[i].osd,
+					class_name[verify_op_class[k]],
+					(long long)r->verify[i].cls[k].j.excess);
+}
+
 void render_prom(FILE *f, const struct report *r, const struct prom_buckets *b,
 		 const char *version)
 {
@@ -233,6 +283,7 @@ void render_prom(FILE *f, const struct report *r, const struct prom_buckets *b,
 	for (int i = 0; i < r->n; i++)
 		print_hist(f, &r->s[i], b);
 	print_health(f, r);
+	print_verify(f, r);
 	family(f, "osdhist_build_info", "gauge", "osdhist's version; always 1.");
 	fprintf(f, "osdhist_build_info{version=\"%s\"} 1\n", version);
 }

@@ -3,6 +3,7 @@
  * health object.  The schema is in docs/reference.md. */
 #include "report.h"
 #include "stats.h"
+#include "verify.h"
 
 static void print_series(FILE *f, const struct report *r, const struct series_delta *s)
 {
@@ -51,6 +52,9 @@ static void print_health(FILE *f, const struct report *r)
 	health_loader_losses(h, ll);
 	for (int i = 0; i < NR_LOADER_LOSSES; i++)
 		fprintf(f, ",\"%s\":%llu", ll[i].name, (unsigned long long)ll[i].value);
+	for (int i = 0; h->http && i < NR_HTTP_REJECT; i++)	/* --prometheus only */
+		fprintf(f, ",\"http_rejected_%s\":%llu", http_reject_name[i],
+			(unsigned long long)h->http_rejected[i]);
 	fprintf(f, ",\"inflight\":%llu,\"inflight_max\":%llu,\"hist_keys\":%llu,"
 		"\"hist_keys_max\":%llu,\"osds\":%d,\"binaries\":%d,\"losses\":%llu}\n",
 		(unsigned long long)h->inflight, (unsigned long long)h->inflight_max,
@@ -58,11 +62,62 @@ static void print_health(FILE *f, const struct report *r)
 		h->osds, h->binaries, (unsigned long long)health_losses(h));
 }
 
+/* A JSON string: reasons can quote what a broken socket answered. */
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* One object per traced OSD: its state against Ceph's own counters. */
+static void print_verify(FILE *f, const struct report *r)
+{
+	for (int i = 0; i < r->nverify; i++) {
+		const struct verify_report *v = &r->verify[i];
+		bool first = true;
+
+		fprintf(f, "{\"type\":\"verify\",\"time\":%.3f,\"osd\":%d,\"pid\":%d,"
+			"\"state\":\"%s\",\"reason\":", r->time, v->osd, (int)v->pid,
+			verify_state_name[v->state]);
+		put_string(f, v->reason);
+		fprintf(f, ",\"socket\":");
+		put_string(f, v->socket);
+		fprintf(f, ",\"since\":%.3f,\"checks\":%llu,\"slack\":%d,\"classes\":{",
+			v->since, (unsigned long long)v->checks, VERIFY_SLACK);
+		for (int k = 0; k < NR_VC; k++) {
+			const struct verify_class_report *c = &v->cls[k];
+
+			if (!c->compared)
+				continue;
+			fprintf(f, "%s\"%s\":{\"osdhist\":%llu,\"counter\":\"%s\","
+				"\"ceph_min\":%lld,\"ceph_max\":%lld,\"excess\":%lld,"
+				"\"mismatch\":%s}", first ? "" : ",",
+				class_name[verify_op_class[k]], (unsigned long long)c->j.ours,
+				verify_counter[k], (long long)c->j.ceph_lo,
+				(long long)c->j.ceph_hi, (long long)c->j.excess,
+				c->mismatch ? "true" : "false");
+			first = false;
+		}
+		fprintf(f, "}}\n");
+	}
+}
+
 void render_json(FILE *f, const struct report *r)
 {
 	for (int i = 0; i < r->n; i++)
 		if (r->s[i].h.count)
 			print_series(f, r, &r->s[i]);
+	print_verify(f, r);
 	print_health(f, r);
 	fflush(f);
 }

@@ -7,6 +7,7 @@
 
 #include "report.h"
 #include "stats.h"
+#include "verify.h"
 
 #define BAR_WIDTH 40
 #define MAX_ROWS 64
@@ -76,19 +77,43 @@ static void print_series(FILE *f, const struct series_delta *s,
 	print_bars(f, h, unit, uname);
 }
 
+/* --prometheus: what /metrics turned away, e.g. ", http rejected 3
+ * (per_ip_limit=2 request_timeout=1)". */
+static void print_http(FILE *f, const struct health_report *h)
+{
+	__u64 n = 0;
+	const char *sep = " (";
+
+	if (!h->http)
+		return;
+	for (int i = 0; i < NR_HTTP_REJECT; i++)
+		n += h->http_rejected[i];
+	fprintf(f, ", http rejected %llu", (unsigned long long)n);
+	for (int i = 0; i < NR_HTTP_REJECT; i++) {
+		if (!h->http_rejected[i])
+			continue;
+		fprintf(f, "%s%s=%llu", sep, http_reject_name[i],
+			(unsigned long long)h->http_rejected[i]);
+		sep = " ";
+	}
+	if (n)
+		fprintf(f, ")");
+}
+
 static void print_health(FILE *f, const struct health_report *h)
 {
 	__u64 losses = health_losses(h);
 	struct loader_loss ll[NR_LOADER_LOSSES];
 
-	fprintf(f, "%shealth: %d osd, %d binary, started %llu, ended %llu, "
+	fprintf(f, "%shealth: %d osd, %d binary, ops %llu done + %llu error ends, "
 		"in flight %llu/%llu, hist keys %llu/%llu, ignored msgs %llu",
 		losses ? "!! " : "", h->osds, h->binaries,
-		(unsigned long long)h->bpf[H_STARTED],
-		(unsigned long long)h->bpf[H_ENDED],
+		(unsigned long long)h->bpf[H_DONE],
+		(unsigned long long)h->bpf[H_ERROR_END],
 		(unsigned long long)h->inflight, (unsigned long long)h->inflight_max,
 		(unsigned long long)h->hists, (unsigned long long)h->hists_max,
 		(unsigned long long)h->bpf[H_IGNORED]);
+	print_http(f, h);
 	if (!losses) {
 		fprintf(f, "; no op lost\n");
 		return;
@@ -103,6 +128,47 @@ static void print_health(FILE *f, const struct health_report *h)
 		if (ll[i].value)
 			fprintf(f, " %s=%llu", ll[i].name, (unsigned long long)ll[i].value);
 	fprintf(f, "\n");
+}
+
+/* One line per OSD; a mismatch on lines of its own, first and loud. */
+static void print_verify(FILE *f, const struct report *r)
+{
+	for (int i = 0; i < r->nverify; i++) {
+		const struct verify_report *v = &r->verify[i];
+
+		for (int k = 0; k < NR_VC; k++) {
+			const struct verify_class_report *c = &v->cls[k];
+
+			if (c->mismatch)
+				fprintf(f, "!! VERIFY MISMATCH osd.%d class %s: osdhist "
+					"counted %llu ops, Ceph's %s %lld..%lld since the "
+					"baseline: the offsets osdhist derived may be wrong "
+					"for this build of ceph-osd\n", v->osd,
+					class_name[verify_op_class[k]],
+					(unsigned long long)c->j.ours, verify_counter[k],
+					(long long)c->j.ceph_lo, (long long)c->j.ceph_hi);
+		}
+		fprintf(f, "%sverify: osd.%d %s", v->state == VERIFY_MISMATCH ? "!! " : "",
+			v->osd, verify_state_name[v->state]);
+		if (v->state == VERIFY_UNVERIFIED) {
+			fprintf(f, " (%s)\n", v->reason);
+			continue;
+		}
+		fprintf(f, " against perf dump, %llu checks:",
+			(unsigned long long)v->checks);
+		for (int k = 0; k < NR_VC; k++) {
+			const struct verify_class_report *c = &v->cls[k];
+
+			if (!c->compared)
+				continue;
+			fprintf(f, " %s %llu/%s %lld", class_name[verify_op_class[k]],
+				(unsigned long long)c->j.ours, verify_counter[k],
+				(long long)c->j.ceph_hi);
+			if (c->j.excess)
+				fprintf(f, " (%+lld outside)", (long long)c->j.excess);
+		}
+		fprintf(f, "\n");
+	}
 }
 
 void render_text(FILE *f, const struct report *r, bool timestamp, bool millis)
@@ -130,6 +196,7 @@ void render_text(FILE *f, const struct report *r, bool timestamp, bool millis)
 			r->interval, r->interval > 0 ? 100 * r->traced / r->interval : 0);
 	if (!shown)
 		fprintf(f, "no op completed in the last %.2f s\n", r->interval);
+	print_verify(f, r);
 	print_health(f, &r->health);
 	fprintf(f, "\n");
 	fflush(f);

@@ -18,22 +18,25 @@ const char *const phase_name[NR_PHASES] = {
 	[PHASE_COMMIT] = "commit",
 };
 
-const char *const health_name[NR_HEALTH] = {
-	[H_STARTED] = "started",
-	[H_INSERT_FAIL] = "insert_failed",
-	[H_DONE_MISS] = "done_without_start",
-	[H_END_MISS] = "end_without_entry",
-	[H_ENDED] = "ended",
-	[H_HIST_FAIL] = "hist_full",
-	[H_READ_FAIL] = "read_failed",
-	[H_IGNORED] = "ignored_msgs",
-	[H_OUTSIDE] = "started_outside",
+#define HEALTH_NAME(id, name, loss) [id] = name,
+const char *const health_name[NR_HEALTH] = { OSDHIST_HEALTH(HEALTH_NAME) };
+#undef HEALTH_NAME
+
+const char *const http_reject_name[NR_HTTP_REJECT] = {
+	[HTTP_REJ_PER_ADDR] = "per_ip_limit",
+	[HTTP_REJ_CONNS] = "connection_limit",
+	[HTTP_REJ_REQUEST_TIMEOUT] = "request_timeout",
+	[HTTP_REJ_IDLE_TIMEOUT] = "idle_timeout",
+	[HTTP_REJ_INCOMPLETE] = "incomplete",
+	[HTTP_REJ_BAD_REQUEST] = "bad_request",
 };
 
 bool health_is_loss(int h)
 {
-	return h == H_INSERT_FAIL || h == H_DONE_MISS || h == H_END_MISS ||
-	       h == H_HIST_FAIL || h == H_READ_FAIL;
+#define HEALTH_LOSS(id, name, loss) [id] = loss,
+	static const bool loss[NR_HEALTH] = { OSDHIST_HEALTH(HEALTH_LOSS) };
+#undef HEALTH_LOSS
+	return h >= 0 && h < NR_HEALTH && loss[h];
 }
 
 void health_loader_losses(const struct health_report *h,
@@ -42,6 +45,7 @@ void health_loader_losses(const struct health_report *h,
 	out[0] = (struct loader_loss){ "reaped_dead_proc", h->reaped };
 	out[1] = (struct loader_loss){ "drain_timeout", h->drain_timeouts };
 	out[2] = (struct loader_loss){ "unknown_proc_ops", h->unknown_ops };
+	out[3] = (struct loader_loss){ "evicted", h->evicted };
 }
 
 __u64 health_losses(const struct health_report *h)

@@ -17,11 +17,28 @@ struct series_delta {
 	struct hist cum;	/* since osdhist started (Prometheus wants this) */
 };
 
+/* Why the /metrics endpoint (--prometheus) refused or dropped a connection
+ * or a request; see http_guard.h and osdhist(8). */
+enum http_reject {
+	HTTP_REJ_PER_ADDR,	/* refused at accept: its address held the most */
+	HTTP_REJ_CONNS,		/* refused at accept: the server held the most */
+	HTTP_REJ_REQUEST_TIMEOUT, /* request line + headers not in by the deadline */
+	HTTP_REJ_IDLE_TIMEOUT,	/* the peer stopped reading its response */
+	HTTP_REJ_INCOMPLETE,	/* closed before a complete request: garbage,
+				 * oversized, or abandoned by the peer */
+	HTTP_REJ_BAD_REQUEST,	/* a complete request refused: path, method, body */
+	NR_HTTP_REJECT
+};
+
 /* The tracer's own health, cumulative since osdhist started. */
 struct health_report {
 	__u64 bpf[NR_HEALTH];	/* summed per-CPU counters from bpf/ */
 	__u64 reaped;		/* in-flight entries of dead processes removed */
-	__u64 drain_timeouts;	/* --sample: ops still running when a drain timed out */
+	__u64 evicted;		/* in-flight entries gone without their op's end
+				 * (LRU eviction): at least this many */
+	__u64 drain_timeouts;	/* --sample: drains cut by the timeout while the
+				 * window's ops were still ending, and (-P,
+				 * --phases) ops still in flight then */
 	double traced_total;	/* seconds ops were followed since osdhist started */
 	__u64 window_moves;	/* --sample: times the probes were moved */
 	double window_move_s;	/* ... and the seconds it took, in total */
@@ -33,7 +50,11 @@ struct health_report {
 	int osds;		/* ceph-osd processes found now, traced or not */
 	int untraced;		/* ... of which not traced (binary refused) */
 	int binaries;		/* ceph-osd binaries attached now */
+	bool http;		/* --prometheus: http_rejected is meaningful */
+	__u64 http_rejected[NR_HTTP_REJECT];
 };
+
+struct verify_report;	/* verify.h */
 
 struct report {
 	double time;		/* unix seconds at the end of the interval */
@@ -44,17 +65,20 @@ struct report {
 	const struct series_delta *s;
 	int n;
 	struct health_report health;
+	const struct verify_report *verify;	/* per OSD; NULL with --no-verify */
+	int nverify;
 };
 
 extern const char *const class_name[NR_CLASSES];
 extern const char *const phase_name[NR_PHASES];
 extern const char *const health_name[NR_HEALTH];
+extern const char *const http_reject_name[NR_HTTP_REJECT];
 
 /* Counters that mean an op was not followed (as opposed to activity). */
 bool health_is_loss(int h);
 
 /* The loss counters the loader keeps, beside the BPF ones, in output order. */
-#define NR_LOADER_LOSSES 3
+#define NR_LOADER_LOSSES 4
 struct loader_loss {
 	const char *name;
 	__u64 value;

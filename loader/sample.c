@@ -3,17 +3,29 @@
  * --sample ON/PERIOD: every uprobe hit is a trap whether or not the program
  * does anything, so the only way to cost less than full tracing is to have
  * no probe at all most of the time.  A window opens (every probe attached,
- * then the gate in bpf/ opened), closes after ON (the gate shut: ops that
- * start now are marked outside), drains (the probes stay until every op
- * followed in the window has ended, or the drain timeout), then everything
- * is detached until the next PERIOD.
+ * then ops received from then on are traced), closes after ON (ops received
+ * from then on are not the window's), drains (the probes stay while the
+ * window's ops keep ending, up to the drain timeout), then everything is
+ * detached until the next PERIOD.
+ *
+ * With end probes only, nothing counts a window's ops while they run: the
+ * drain ends once no op of the window has ended for DRAIN_QUIET.  One that
+ * is still running then and ends in a later window is counted as late; one
+ * that ends while no probe is in is not seen at all, so DRAIN_QUIET is far
+ * longer than an op's latency on a healthy OSD.
  */
 #include <stdio.h>
+#include <linux/types.h>
+
+#include "osdhist.h"
+#include "osdhist.skel.h"
 
 #include "tracer.h"
 
-/* How often a draining window checks whether its ops have ended. */
+/* How often a draining window checks whether its ops have ended, and how
+ * long none of them must have ended for the drain to be over. */
 #define DRAIN_POLL 0.005
+#define DRAIN_QUIET 0.1
 
 /* Traced time runs from the moment the gate opens (after the probes are in)
  * to the moment it shuts. */
@@ -32,6 +44,19 @@ static void move_to(struct tracer *t, enum window win, double now)
 	t->win_since = win == WIN_OPEN ? done : now;
 }
 
+/* Are the window's ops still ending (or, with -P or --phases, any of them
+ * still in the in-flight map)? */
+static bool drain_busy(struct tracer *t, double now)
+{
+	__u64 ends = __atomic_load_n(&t->skel->bss->window_ends, __ATOMIC_RELAXED);
+
+	if (ends != t->drain_ends) {
+		t->drain_ends = ends;
+		t->drain_moved = now;
+	}
+	return now < t->drain_moved + DRAIN_QUIET || tracer_inflight_followed(t);
+}
+
 double sampler_step(struct tracer *t, double now)
 {
 	const struct options *o = t->opt;
@@ -44,15 +69,17 @@ double sampler_step(struct tracer *t, double now)
 		if (now < t->win_since + o->sample_on)
 			return t->win_since + o->sample_on;
 		move_to(t, WIN_DRAIN, now);
-		/* fall through - its ops may all have ended already */
+		t->drain_ends = __atomic_load_n(&t->skel->bss->window_ends,
+						__ATOMIC_RELAXED);
+		t->drain_moved = now;
+		/* fall through */
 	case WIN_DRAIN:
-		if (tracer_inflight_followed(t) &&
-		    now < t->win_since + o->drain_timeout)
-			return now + DRAIN_POLL;
-		/* Detach first, then drop what is left: followed ops still
-		 * running at the timeout (counted) and ops marked outside. */
+		if (drain_busy(t, now)) {
+			if (now < t->win_since + o->drain_timeout)
+				return now + DRAIN_POLL;
+			t->drain_timeouts++;	/* cut short: said in health */
+		}
 		move_to(t, WIN_CLOSED, now);
-		t->drain_timeouts += tracer_drop_inflight(t);
 		/* fall through */
 	case WIN_CLOSED:
 		if (now < t->period_start + o->sample_period)

@@ -12,6 +12,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <linux/types.h>
+#include "osdhist.h"
 #include "osdhist.skel.h"
 #include "procs.h"
 #include "stats.h"
@@ -105,7 +107,8 @@ static int read_hists(struct tracer *t, __u64 *nkeys)
 }
 
 /* Fill of the in-flight map, and removal of entries whose process exited:
- * those ops will never end. */
+ * those ops will never end.  A done mark's op was recorded; an entry made
+ * at enqueue_op (-P, --phases) and not done is an op lost with its OSD. */
 static __u64 scan_inflight(struct tracer *t)
 {
 	int fd = bpf_map__fd(t->skel->maps.inflight);
@@ -127,14 +130,20 @@ static __u64 scan_inflight(struct tracer *t)
 		if (!last_alive && ndead < DEAD_KEYS_MAX)
 			dead[ndead++] = key;
 	}
-	for (int i = 0; i < ndead; i++)
-		if (bpf_map_delete_elem(fd, &dead[i]) == 0)
+	for (int i = 0; i < ndead; i++) {
+		struct op_state st;
+		bool running = bpf_map_lookup_elem(fd, &dead[i], &st) == 0 && !st.done;
+
+		if (bpf_map_delete_elem(fd, &dead[i]) == 0) {
 			t->reaped++;
+			t->reaped_lost += running;
+		}
+	}
 	return n - ndead;
 }
 
-/* Ops followed in the current window still running (entries not marked
- * outside). */
+/* Ops followed from enqueue_op (-P, --phases) still running: entries
+ * without a done mark. */
 __u64 tracer_inflight_followed(struct tracer *t)
 {
 	int fd = bpf_map__fd(t->skel->maps.inflight);
@@ -145,7 +154,7 @@ __u64 tracer_inflight_followed(struct tracer *t)
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.outside)
+		if (bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.done)
 			n++;
 	}
 	return n;
@@ -160,11 +169,12 @@ __u64 tracer_drop_inflight(struct tracer *t)
 
 	/* Deleting the first key each time: no iterator to invalidate. */
 	while (bpf_map_get_next_key(fd, NULL, &key) == 0) {
-		bool followed = bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.outside;
+		bool running = bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.done;
 
 		if (bpf_map_delete_elem(fd, &key))
 			break;
-		n += followed;
+		t->dropped++;
+		n += running;
 	}
 	return n;
 }
@@ -181,6 +191,25 @@ static void read_health(struct tracer *t, struct health_report *h)
 		for (int c = 0; c < t->ncpus; c++)
 			h->bpf[i] += vals[c];
 	}
+}
+
+/* Entries that left the in-flight map without their op's end: LRU
+ * evictions.  Entries counted before the map is scanned and removals
+ * counted after it make this a lower bound, never a false alarm; the
+ * true number only grows, so the highest bound seen is kept. */
+static void count_evicted(struct tracer *t, struct health_report *h,
+			  __u64 entries, __u64 fill)
+{
+	struct health_report after;
+	__u64 gone;
+	__s64 ev;
+
+	read_health(t, &after);
+	gone = after.bpf[H_REMOVED] + t->reaped + t->dropped + fill;
+	ev = (__s64)(entries - gone);
+	if (ev > (__s64)t->evicted)
+		t->evicted = ev;
+	h->evicted = t->evicted;
 }
 
 /* Processes that exited have had their keys retired: forget them. */
@@ -204,7 +233,7 @@ static int cmp_delta(const void *a, const void *b)
 	return x->phase - y->phase;
 }
 
-int tracer_snapshot(struct tracer *t, struct report *r)
+int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 {
 	struct health_report *h = &r->health;
 	struct timespec now;
@@ -215,12 +244,13 @@ int tracer_snapshot(struct tracer *t, struct report *r)
 	if (err)
 		return err;
 	memset(h, 0, sizeof(*h));
+	read_health(t, h);
 	h->inflight = scan_inflight(t);
 	h->inflight_max = bpf_map__max_entries(t->skel->maps.inflight);
 	h->hists = nkeys;
 	h->hists_max = bpf_map__max_entries(t->skel->maps.hists);
-	read_health(t, h);
-	h->reaped = t->reaped;
+	count_evicted(t, h, h->bpf[H_ENTRIES], h->inflight);
+	h->reaped = t->reaped_lost;
 	h->drain_timeouts = t->drain_timeouts;
 	h->window_moves = t->moves;
 	h->window_move_s = t->move_time;
@@ -244,7 +274,8 @@ int tracer_snapshot(struct tracer *t, struct report *r)
 		d->phase = s->phase;
 		hist_sub(&d->h, &cum, &s->prev);
 		d->cum = cum;
-		s->prev = cum;
+		if (advance)
+			s->prev = cum;
 	}
 	qsort(t->deltas, t->nseries, sizeof(*t->deltas), cmp_delta);
 	r->sampled = t->opt->sample_on > 0;
@@ -255,7 +286,8 @@ int tracer_snapshot(struct tracer *t, struct report *r)
 		if (t->win == WIN_OPEN)
 			traced += mono_now() - t->win_since;
 		r->traced = traced - t->traced_prev;
-		t->traced_prev = traced;
+		if (advance)
+			t->traced_prev = traced;
 	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	r->time = now.tv_sec + now.tv_nsec / 1e9;

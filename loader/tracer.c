@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include <bpf/libbpf.h>
 
+#include <linux/types.h>
+#include "osdhist.h"
 #include "osdhist.skel.h"
 #include "tracer.h"
 
@@ -20,6 +23,17 @@ static unsigned int hists_entries(int ncpus)
 	if (n < HISTS_ENTRIES_MIN)
 		n = HISTS_ENTRIES_MIN;
 	return n;
+}
+
+/* The running kernel's version is at least major.minor. */
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
 }
 
 int tracer_open(struct tracer *t, const struct options *opt)
@@ -50,6 +64,14 @@ int tracer_open(struct tracer *t, const struct options *opt)
 	t->skel->rodata->split_pool = opt->pool;
 	t->skel->rodata->trace_subops = !opt->no_subops;
 	t->skel->rodata->phases = opt->phases;
+	t->skel->rodata->start_probe = opt->pool || opt->phases;
+	t->multi = !opt->perf_uprobes && kernel_at_least(6, 6);
+	if (t->multi) {
+		struct bpf_program *p;
+
+		bpf_object__for_each_program(p, t->skel->obj)
+			bpf_program__set_expected_attach_type(p, BPF_TRACE_UPROBE_MULTI);
+	}
 	bpf_map__set_max_entries(t->skel->maps.hists, hists_entries(t->ncpus));
 
 	err = osdhist_bpf__load(t->skel);
@@ -58,14 +80,15 @@ int tracer_open(struct tracer *t, const struct options *opt)
 			fprintf(stderr, "osdhist: not allowed to load BPF programs (%s); "
 				"run as root, or with CAP_BPF, CAP_PERFMON and "
 				"CAP_SYS_ADMIN\n", strerror(-err));
+		else if (!kernel_at_least(6, 1))
+			fprintf(stderr, "osdhist: this kernel is too old: osdhist needs "
+				"Linux 6.1 or later (bpf_ktime_get_tai_ns)\n");
 		else
 			fprintf(stderr, "osdhist: the kernel refused the BPF programs "
 				"(%s); osdhist needs a kernel with BPF and uprobes "
 				"(run with -v for libbpf's log)\n", strerror(-err));
 		return -1;
 	}
-	/* Until the first start probe is in, no op is seen starting. */
-	t->skel->bss->window_open_rt = ~0ULL;
 	return 0;
 }
 

@@ -30,6 +30,7 @@ struct binary_slot {
 	struct bpf_link *links[NR_PROBE_FNS];	/* NULL: not attached now */
 	uint64_t fn_off[NR_PROBE_FNS];
 	pid_t pid;			/* the process it was first seen in */
+	int row;			/* its row in bpf/'s rows[]: the cookie */
 	bool refused;			/* cannot be traced; said so once */
 	int nprocs;			/* processes running it at the last scan */
 	int fd;				/* pins the inode; its st_nlink tells an upgrade */
@@ -56,8 +57,8 @@ struct tracer {
 	const struct options *opt;
 	const char *proc_root;
 	struct osdhist_bpf *skel;
-	bool offsets_set;
-	struct ceph_offsets offs;
+	bool multi;			/* uprobe_multi links, not perf-event uprobes */
+	unsigned rows_used;		/* bit per row of bpf/'s rows[] */
 	struct binary_slot bins[MAX_BINARIES];
 	int nbins;
 	struct proc_slot procs[MAX_PROCS];
@@ -69,6 +70,11 @@ struct tracer {
 	struct hist *percpu;	/* one value per possible CPU */
 	int ncpus;
 	__u64 reaped, unknown_ops;
+	__u64 reaped_lost;	/* ... of which ops not yet done: lost */
+	__u64 dropped;		/* in-flight entries the loader removed */
+	__u64 evicted;		/* highest lower bound of LRU evictions seen */
+	__u64 drain_ends;	/* --sample: window_ends at the last drain poll */
+	double drain_moved;	/* ... and when it last moved */
 	enum window win;
 	double traced;		/* seconds the sampling gate has been open */
 	double traced_prev;	/* ... at the previous snapshot */
@@ -106,8 +112,10 @@ int tracer_discover(struct tracer *t);
 /* OSD id of a traced tgid (dead ones too until retired), -2 if unknown. */
 int tracer_osd_of(struct tracer *t, pid_t tgid);
 
-/* snapshot.c: read the maps and fill r with the interval since last call. */
-int tracer_snapshot(struct tracer *t, struct report *r);
+/* snapshot.c: read the maps and fill r with the interval since the last
+ * call that advanced (and the cumulative figures); without advance the next
+ * interval still starts where the last advancing one ended. */
+int tracer_snapshot(struct tracer *t, struct report *r, bool advance);
 /* In-flight ops followed now (not marked outside the window). */
 __u64 tracer_inflight_followed(struct tracer *t);
 /* Removes every in-flight entry; returns how many were followed ops. */

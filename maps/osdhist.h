@@ -1,33 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * osdhist: the one contract between the BPF programs (bpf/) and the loader
- * (loader/).  Every key, value, class, phase, health counter, map size and
- * the bucket math live here and nowhere else.
+ * (loader/).  Every key, value, class, phase, health counter, map size, the
+ * per-binary offsets and the bucket math live here and nowhere else.
  *
- * How an op is followed (Ceph 16.2.x, PrimaryLogPG), three uprobe hits per
- * normal client op in the default mode:
+ * How an op is followed, two uprobe hits per client op in the default mode,
+ * both at its end (Ceph stamps the op's start itself: Message::recv_stamp):
  *
- *   OSD::enqueue_op            start: insert {tgid, OpRequest*} in inflight
- *   PrimaryLogPG::log_op_stats success: the only place Ceph's op_r/op_w/op_rw
- *                              are counted; we classify by the same rmw flags
- *                              and record the latency; the entry is marked
- *                              done, not deleted
- *   OpTracker::unregister_inflight_op
- *                              every tracked op passes here exactly once, on
- *                              every path (errors, rejects, dups, discards);
- *                              an entry not marked done is an op that ended
- *                              without Ceph counting it: class "error".  The
- *                              entry is deleted here, so nothing leaks.
+ *   PrimaryLogPG::log_op_stats  success: the only place Ceph counts op_r,
+ *                               op_w, op_rw; classified by the same rmw
+ *                               flags, latency = now - recv_stamp as Ceph
+ *                               computes it; a done mark {tgid, op} is left
+ *                               in the in-flight map
  *   ReplicatedBackend::repop_commit
- *                              the end of a replica sub-op, where Ceph
- *                              counts subop_w (only ops of that kind hit it)
+ *                               the same for a replica sub-op (subop_w)
+ *   OpRequest::_unregistered    every OpRequest passes here once, from
+ *                               TrackedOp::put(), with the op tracker on or
+ *                               off: an op with a done mark is finished (the
+ *                               mark is deleted); a client op without one
+ *                               ended without Ceph counting it: class error
+ *                               (or pg), with its latency
  *
- * --phases adds OSD::dequeue_op and {Replicated,EC}Backend::submit_transaction:
- * five hits for a write, four for a read.
- *
- * Classification reads OpInfo::rmw_flags at a build-specific offset inside
- * OpRequest; the loader verifies the offsets against the instruction bytes
- * of the running binary before it loads (see loader/binary.c).
+ * So the in-flight map only holds ops between their success end and their
+ * last reference: error floods never touch it.  -P and --phases add
+ * OSD::enqueue_op (the pool, and an entry per op), --phases also
+ * OSD::dequeue_op and the backends' submit_transaction.
  */
 #ifndef OSDHIST_H
 #define OSDHIST_H
@@ -44,35 +41,55 @@ enum op_class {
 };
 
 /*
- * Phases.  total and queue cost no extra probe: queue ends at the
- * OpRequest::dequeued_time stamp that OSD::dequeue_op writes.  execute and
- * commit need --phases (dequeue_op and submit_transaction probes).
+ * Phases.  total and queue cost no extra probe: both are read at the end
+ * from Ceph's own stamps (recv_stamp, and the dequeued_time that
+ * OSD::dequeue_op writes).  execute and commit need --phases.
  */
 enum op_phase {
-	PHASE_TOTAL,	/* enqueue_op -> end of op */
-	PHASE_QUEUE,	/* enqueue_op -> dequeue_op (the last one, if requeued) */
-	PHASE_EXECUTE,	/* dequeue_op -> transaction submitted (writes) or end */
+	PHASE_TOTAL,	/* Message::recv_stamp -> end of op (Ceph's op latency) */
+	PHASE_QUEUE,	/* recv_stamp -> OpRequest::dequeued_time (last dequeue) */
+	PHASE_EXECUTE,	/* dequeued_time -> transaction submitted (writes) or end */
 	PHASE_COMMIT,	/* transaction submitted -> end (commit on all replicas) */
 	NR_PHASES,
 };
 
-/* Per-CPU counters about the tracer itself, summed by the loader. */
-enum health {
-	H_STARTED,	/* ops inserted into inflight */
-	H_INSERT_FAIL,	/* insert into inflight failed: op not followed */
-	H_DONE_MISS,	/* log_op_stats for an op started in traced time but
-			 * not found: evicted from the LRU, or its insert failed */
-	H_END_MISS,	/* the same at unregister */
-	H_ENDED,	/* entries deleted at unregister */
-	H_HIST_FAIL,	/* histogram key could not be created (map full) */
-	H_READ_FAIL,	/* a user memory read failed: op not followed */
-	H_IGNORED,	/* messages of kinds we do not follow (not a loss) */
-	H_OUTSIDE,	/* started outside the traced time: ended with no entry
-			 * but received before the window opened (before
-			 * osdhist, or between sampling windows), or enqueued
-			 * while the window was shut; not a loss */
-	NR_HEALTH,
-};
+/*
+ * Per-CPU counters about the tracer itself, summed by the loader.  One list,
+ * X(name, json_name, is_loss): the enum, the renderers' names and the loss
+ * rule all come from it.
+ */
+#define OSDHIST_HEALTH(X)						\
+	/* success ends recorded (log_op_stats, repop_commit) */	\
+	X(H_DONE, "done", 0)						\
+	/* ops recorded at their last reference (_unregistered) with no	\
+	 * success end: class error, or pg */				\
+	X(H_ERROR_END, "error_ends", 0)					\
+	/* entries put in the in-flight map (done marks; with -P or	\
+	 * --phases, one per op at enqueue_op) */			\
+	X(H_ENTRIES, "entries", 0)					\
+	/* entries removed at their op's last reference */		\
+	X(H_REMOVED, "removed", 0)					\
+	/* an entry could not be stored: the op's end is recorded, but	\
+	 * it may be counted again as an error, or lack pool/phases */	\
+	X(H_INSERT_FAIL, "insert_failed", 1)				\
+	/* a second success end for an op already marked done */	\
+	X(H_DONE_TWICE, "done_twice", 1)				\
+	/* histogram key could not be created (map full) */		\
+	X(H_HIST_FAIL, "hist_full", 1)					\
+	/* a user memory read failed: op not recorded */		\
+	X(H_READ_FAIL, "read_failed", 1)				\
+	/* messages of kinds not followed (replica replies, ...) */	\
+	X(H_IGNORED, "ignored_msgs", 0)					\
+	/* received outside the traced time (before osdhist, or between	\
+	 * --sample windows): not recorded, not a loss */		\
+	X(H_OUTSIDE, "outside", 0)					\
+	/* --sample: received in the previous window, ended after its	\
+	 * probes were gone: its success end may have been missed */	\
+	X(H_LATE, "late", 1)
+
+#define OSDHIST_ENUM(id, name, loss) id,
+enum health { OSDHIST_HEALTH(OSDHIST_ENUM) NR_HEALTH };
+#undef OSDHIST_ENUM
 
 /* Ceph message types we follow (src/msg/Message.h). */
 #define MSG_OSD_OP		42	/* MOSDOp: client op */
@@ -112,18 +129,13 @@ struct op_key {
 	__u64 op;		/* OpRequest*: stable for the op's life */
 };
 
+/* An in-flight entry: a done mark, or (-P, --phases) an op followed from
+ * enqueue_op. */
 struct op_state {
-	__u64 start_ns;		/* bpf_ktime_get_ns() at enqueue_op */
-	__u64 start_rt;		/* the same instant in CLOCK_REALTIME ns, the
-				 * clock of Ceph's dequeued_time stamp */
-	__u64 dequeue_ns;	/* --phases: last dequeue_op */
-	__u64 submit_ns;	/* --phases: submit_transaction */
-	__s64 pool;		/* from spg_t, -1 unless pool split is on */
-	__u8 kind;		/* MSG_OSD_OP or MSG_OSD_REPOP */
-	__u8 done;		/* log_op_stats has recorded it */
-	__u8 outside;		/* enqueued while the sampling gate was shut:
-				 * kept only to be told apart at its end */
-	__u8 pad[5];
+	__u64 submit_rt;	/* --phases: submit_transaction, CLOCK_REALTIME ns */
+	__s64 pool;		/* -P: from enqueue_op's spg_t, else -1 */
+	__u8 done;		/* a success end has recorded it */
+	__u8 pad[7];
 };
 
 struct hist_key {
@@ -161,6 +173,28 @@ struct osd_offsets {
 	__u32 osdop_size;	/* sizeof(OSDOp), the vector's stride; 0: unknown */
 	__u32 osdop_rval;	/* OSDOp::rval (s32); 0: unknown */
 	__u32 pad;
+};
+
+/*
+ * One row per attached binary, in bpf/'s .bss (the loader writes it in
+ * place); the uprobes' BPF cookie is the row index.  Ops are recorded when
+ * their recv_stamp (CLOCK_REALTIME) is in [open_rt, close_rt): the time the
+ * binary's probes have all been in place, or a --sample window.
+ */
+#define READ_WINDOW_MAX	256
+
+struct binary_row {
+	struct osd_offsets offs;
+	/* What an end reads of the op, in one read each: OpRequest bytes
+	 * [opw_off, opw_off + opw_len) (request, op_info, dequeued_time) and
+	 * Message bytes [msgw_off, msgw_off + msgw_len) (header, recv_stamp);
+	 * at most READ_WINDOW_MAX each. */
+	__u32 opw_off, opw_len;
+	__u32 msgw_off, msgw_len;
+	__u64 open_rt;
+	__u64 close_rt;		/* ~0: open-ended */
+	__u64 prev_open_rt;	/* --sample: the previous window, to tell */
+	__u64 prev_close_rt;	/* its late ends apart */
 };
 
 /* floor(log2(v)) for v > 0, with shifts only (the verifier wants no loops). */

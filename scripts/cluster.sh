@@ -10,6 +10,7 @@
 #   cluster.sh start DIR [--osds N] [--store memstore|bluestore]
 #                        [--pool NAME] [--pg N] [--timeout SECONDS]
 #                        [--first-id N] [--osd-bin PATH] [--osd-wrap "CMD"]
+#                        [--root CHROOT]
 #       --first-id N    OSD ids are N, N+1, ... (default 0): lets a test
 #                       tell its OSDs from other clusters' osd.0 on the host
 #       --osd-bin PATH  the ceph-osd executable that mkfs's, starts and
@@ -19,6 +20,14 @@
 #                       it gets "BIN -f -c CONF -i ID" appended and must end
 #                       by exec'ing ceph-osd (the pid recorded is the
 #                       wrapper's, so it must become ceph-osd itself)
+#       --root CHROOT   run every daemon and every mkfs tool (monmaptool,
+#                       ceph-mon, ceph-mgr, ceph-osd) inside the Debian chroot
+#                       CHROOT (see scripts/chroots.sh), with its own Ceph
+#                       release; clients (ceph, rados) stay on the host.
+#                       --osd-bin is then a path inside CHROOT and the
+#                       --osd-wrap command runs inside CHROOT too.  CHROOT
+#                       needs ceph-mgr as well: PG states (and so this
+#                       script's wait for active+clean) come from it.
 #   cluster.sh stop DIR                 # kill recorded pids, rm -rf DIR
 #   cluster.sh restart-osd DIR ID [--timeout S]
 #                                       # restart one OSD (same command line, new
@@ -32,7 +41,8 @@
 #   ceph.conf        cluster configuration (pass -c DIR/ceph.conf, or source env)
 #   env              sourceable: CEPH_CONF, POOL, CEPH_MON_HOST, CEPH_MON_PORT,
 #                    OSDHIST_CLUSTER_DIR, OSDHIST_NUM_OSDS, OSDHIST_STORE,
-#                    OSD_IDS ("N N+1 ..."), OSDHIST_OSD_BIN
+#                    OSD_IDS ("N N+1 ..."), OSDHIST_OSD_BIN (with --root: a
+#                    path inside the chroot), OSDHIST_ROOT (CHROOT or "")
 #   pids             "name pid" per line: mon.a, mgr.x, osd.N ... (one per id)
 #   cmd.<name>       NUL-separated command line each daemon was started with
 #                    (for OSDs: wrapper + binary; restart-osd reuses it)
@@ -40,6 +50,18 @@
 #   run/             admin sockets (ceph-<name>.asok), pid files
 #   crash/           ceph crash dumps
 #   mon.a/ mgr.x/ osd.N/  daemon data;  osd.N.block  bluestore block file
+#   root             (--root only) CHROOT, then the topmost dir that start
+#                    created inside CHROOT for DIR's mount point
+#
+# --root: each daemon runs in a mount namespace of its own (unshare -m,
+# private propagation) in which DIR is bind-mounted at the same path inside
+# CHROOT, and proc and sysfs (read-only) are mounted on CHROOT/proc, /sys;
+# then it is chroot'ed and exec'ed (the pid recorded is the daemon's).  All
+# these mounts live and die with the namespace: none is ever made on the
+# host, so none is left by a crash, a Ctrl-C or a KILL.  Paths are the same
+# inside and out, so ceph.conf, admin sockets and logs work from the host,
+# and the daemon's /proc/PID/root is CHROOT.  "stop" removes the empty
+# mount point dirs it made inside CHROOT.
 #
 # Daemons: ceph-mon -f -c DIR/ceph.conf -i a (msgr v2 only, 127.0.0.1, random
 # free port in 20000-40000), ceph-mgr -i x (no python modules, only for PG
@@ -48,6 +70,15 @@
 # "stop". Auth is off. The op tracker is left on (default).
 # Env: CEPH_CLI_TIMEOUT (s, default 30) bounds every ceph CLI call made here.
 set -euo pipefail
+
+# --root: the command prefix that runs "CMD ARGS" inside $ROOT (empty: on
+# the host).  See "--root" above; $1 = DIR, $2 = CHROOT for the sh script.
+RUN=()
+ROOT=
+# shellcheck disable=SC2016
+ROOT_SH='d=$1 r=$2; shift 2
+mount --bind "$d" "$r$d" && mount -t proc proc "$r/proc" &&
+mount -t sysfs -o ro,nosuid,nodev,noexec sysfs "$r/sys" && exec chroot "$r" "$@"'
 
 PROG=cluster.sh
 MARKER=.osdhist-cluster
@@ -259,12 +290,12 @@ start_mon() {
         MON_PORT=$(free_port)
         write_conf
         rm -rf "$DIR/mon.a" "$DIR/monmap"
-        monmaptool --create --clobber --fsid "$FSID" \
+        "${RUN[@]}" monmaptool --create --clobber --fsid "$FSID" \
             --addv a "[v2:127.0.0.1:$MON_PORT]" "$DIR/monmap" >/dev/null
-        ceph-mon -c "$CONF" --mkfs -i a --monmap "$DIR/monmap" \
+        "${RUN[@]}" ceph-mon -c "$CONF" --mkfs -i a --monmap "$DIR/monmap" \
             --keyring "$DIR/keyring" >"$DIR/log/mon.a.mkfs" 2>&1 \
             || die "ceph-mon --mkfs failed: $(tail -n 5 "$DIR/log/mon.a.mkfs")"
-        launch mon.a ceph-mon -f -c "$CONF" -i a
+        launch mon.a "${RUN[@]}" ceph-mon -f -c "$CONF" -i a
         local pid deadline=$((SECONDS + 15))
         pid=$(pid_of mon.a)
         while [ $SECONDS -lt $deadline ]; do
@@ -281,6 +312,52 @@ start_mon() {
         log "ceph-mon exited (port $MON_PORT taken?), retrying with another port"
     done
     die "ceph-mon failed to start 3 times; see $DIR/log/mon.a.log"
+}
+
+# ---- --root ----------------------------------------------------------------
+
+set_root() { # CHROOT : set ROOT and RUN
+    ROOT=$(realpath -e -- "$1" 2>/dev/null) || die "--root $1: no such directory"
+    { [ -d "$ROOT/proc" ] && [ -d "$ROOT/sys" ] && [ -x "$ROOT/usr/bin/env" ]; } \
+        || die "--root $ROOT is not a chroot (no /proc, /sys or /usr/bin/env in it); build one with scripts/chroots.sh"
+    [ "$ROOT" != / ] || die "--root / is the host itself: leave --root out"
+    case $DIR/ in
+        "$ROOT"/*) die "DIR $DIR is inside the chroot $ROOT: put it outside (e.g. under /tmp)" ;;
+    esac
+    RUN=(unshare -m --propagation private sh -c "$ROOT_SH" osdhist-root "$DIR" "$ROOT")
+}
+
+in_root_has() { # TOOL : an executable TOOL (a name in PATH, or a path) in $ROOT
+    local t=$1 d
+    if [[ $t == */* ]]; then [ -x "$ROOT$t" ] && [ -f "$ROOT$t" ]; return; fi
+    for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
+        [ -x "$ROOT$d/$t" ] && [ -f "$ROOT$d/$t" ] && return 0
+    done
+    return 1
+}
+
+# The dir at $ROOT$DIR that DIR is bind-mounted on (inside each daemon's
+# namespace only).  DIR/root records CHROOT and the topmost dir created, so
+# that stop removes exactly those (rmdir: only ever empty dirs).
+make_mount_point() {
+    local top=$ROOT$DIR
+    [ ! -e "$top" ] || die "$top already exists inside the chroot: another cluster with the same DIR?"
+    while [ ! -e "$(dirname "$top")" ]; do top=$(dirname "$top"); done
+    printf '%s\n%s\n' "$ROOT" "$top" >"$DIR/root"
+    mkdir -p "$ROOT$DIR"
+}
+
+remove_mount_point() {
+    local root top d
+    { read -r root; read -r top; } <"$DIR/root" || return 0
+    [ -n "$root" ] && [ -n "$top" ] || return 0
+    case $top in "$root"/?*) ;; *) log "warning: bad $DIR/root, not removing $top"; return 0 ;; esac
+    d=$root$DIR
+    while :; do
+        rmdir -- "$d" 2>/dev/null || { [ ! -e "$d" ] || log "warning: could not remove $d"; }
+        [ "$d" != "$top" ] || break
+        d=$(dirname "$d")
+    done
 }
 
 # ---- waiting ---------------------------------------------------------------
@@ -372,13 +449,14 @@ start_abort() {
 cmd_start() {
     set_dir "${1:-}"; shift || true
     NUM_OSDS=1 STORE=memstore POOL=osdhist PG_NUM=8
-    local timeout=60 first_id=0 osd_bin=ceph-osd osd_wrap="" wrap=()
+    local timeout=60 first_id=0 osd_bin=ceph-osd osd_wrap="" wrap=() root=""
     while [ $# -gt 0 ]; do
         case $1 in
             --osds) NUM_OSDS=${2:?}; shift 2 ;;
             --first-id) first_id=${2:?}; shift 2 ;;
             --osd-bin) osd_bin=${2:?}; shift 2 ;;
             --osd-wrap) osd_wrap=${2:?}; shift 2 ;;
+            --root) root=${2:?}; shift 2 ;;
             --store) STORE=${2:?}; shift 2 ;;
             --pool) POOL=${2:?}; shift 2 ;;
             --pg) PG_NUM=${2:?}; shift 2 ;;
@@ -390,12 +468,26 @@ cmd_start() {
     [[ $PG_NUM =~ ^[1-9][0-9]*$ ]] || die "--pg must be a positive integer"
     [[ $first_id =~ ^[0-9]+$ ]] || die "--first-id must be a non-negative integer"
     case $STORE in memstore|bluestore) ;; *) die "--store must be memstore or bluestore" ;; esac
-    for t in ceph ceph-mon "$osd_bin" ceph-mgr monmaptool rados jq ss setsid; do
+    local daemon_tools="ceph-mon $osd_bin ceph-mgr monmaptool"
+    if [ -n "$root" ]; then
+        set_root "$root"
+        daemon_tools=unshare
+    fi
+    for t in ceph rados jq ss setsid $daemon_tools; do
         command -v "$t" >/dev/null || die "$t not found"
     done
-    # a path made absolute (the OSDs run with DIR as their cwd); a bare name
-    # stays as it is, found in PATH
-    [[ $osd_bin != */* ]] || osd_bin=$(realpath -s -- "$osd_bin")
+    if [ -n "$ROOT" ]; then
+        # ceph-mgr too: without it no PG state is known, so the wait for
+        # active+clean below could only time out
+        for t in ceph-mon ceph-mgr "$osd_bin" monmaptool; do
+            in_root_has "$t" || die "$t not found in $ROOT (build it with scripts/chroots.sh)"
+        done
+        [[ $osd_bin != */* || $osd_bin == /* ]] || die "--osd-bin must be absolute (a path inside $ROOT) with --root"
+    else
+        # a path made absolute (the OSDs run with DIR as their cwd); a bare
+        # name stays as it is, found in PATH
+        [[ $osd_bin != */* ]] || osd_bin=$(realpath -s -- "$osd_bin")
+    fi
     # the wrapper is one string of shell words, as a user would type it
     eval "wrap=($osd_wrap)" || die "--osd-wrap: cannot split '$osd_wrap' into words"
     OSD_IDS=$(seq -s ' ' "$first_id" $((first_id + NUM_OSDS - 1)))
@@ -410,8 +502,12 @@ cmd_start() {
     trap 'exit 143' TERM
     mkdir -p "$DIR/log" "$DIR/run" "$DIR/crash" "$DIR/mgr-modules"
     : >"$DIR/pids"
+    [ -z "$ROOT" ] || make_mount_point
 
     local t0; t0=$(now)
+    # every tool here gets -c CONF (or needs none): a caller's CEPH_CONF,
+    # maybe of a cluster already gone, must not be read
+    unset CEPH_CONF
     FSID=$(uuidgen)
     ceph-authtool --create-keyring "$DIR/keyring" --gen-key -n mon. \
         --cap mon 'allow *' >/dev/null
@@ -425,7 +521,7 @@ cmd_start() {
     c health mute MGR_MODULE_ERROR --sticky >/dev/null 2>&1 || true
 
     mkdir -p "$DIR/mgr.x"
-    launch mgr.x ceph-mgr -f -c "$CONF" -i x
+    launch mgr.x "${RUN[@]}" ceph-mgr -f -c "$CONF" -i x
 
     # create OSD ids and their stores (in parallel), then start them
     local i n uuid id pids_mkfs=()
@@ -435,7 +531,7 @@ cmd_start() {
         id=$(c osd new "$uuid" "$i") || die "ceph osd new $uuid $i failed"
         [ "$id" = "$i" ] || die "expected osd id $i, got '$id'"
         mkdir -p "$DIR/osd.$i"
-        "$osd_bin" -c "$CONF" -i "$i" --mkfs --osd-uuid "$uuid" \
+        "${RUN[@]}" "$osd_bin" -c "$CONF" -i "$i" --mkfs --osd-uuid "$uuid" \
             >"$DIR/log/osd.$i.mkfs" 2>&1 &
         pids_mkfs+=($!)
     done
@@ -445,7 +541,7 @@ cmd_start() {
         n=$((n + 1))
     done
     for i in $OSD_IDS; do
-        launch "osd.$i" "${wrap[@]}" "$osd_bin" -f -c "$CONF" -i "$i"
+        launch "osd.$i" "${RUN[@]}" "${wrap[@]}" "$osd_bin" -f -c "$CONF" -i "$i"
     done
 
     wait_osds_up "$timeout"
@@ -467,6 +563,7 @@ export OSDHIST_NUM_OSDS=$NUM_OSDS
 export OSDHIST_STORE=$STORE
 export OSD_IDS="$OSD_IDS"
 export OSDHIST_OSD_BIN=$osd_bin
+export OSDHIST_ROOT=$ROOT
 EOF
 
     wait_clean "$timeout"
@@ -529,6 +626,7 @@ cmd_stop() {
         # shellcheck disable=SC2086
         REAP=1 kill_pids $pids || true
     fi
+    [ ! -f "$DIR/root" ] || remove_mount_point
     rm -rf -- "$DIR"
 }
 

@@ -1,62 +1,54 @@
 #!/bin/sh
-# Installs every Debian package that building, packaging, the demo, the tests
-# and the bench need.  Idempotent; a few dpkg-queries when everything is
+# Installs every Debian package that building, packaging, the demo, the
+# tests and the bench need.  Idempotent; one dpkg-query when everything is
 # already there.  Plain `make` does not run this: it needs only the build
-# dependencies (debian/control's Build-Depends) and says which one is missing.
+# dependencies (debian/control's Build-Depends) and names a missing one.
+#
+# libbpf-dev and bpftool come from bookworm-backports, Debian's own channel:
+# bookworm's libbpf 1.1.2 cannot create uprobe_multi links (libbpf >= 1.3);
+# 1.4 is what the Makefile and debian/control ask for, and what is tested.
 set -eu
 
-# libbpf-dev and bpftool must come from bookworm-backports on Debian 12
-# (bookworm's libbpf 1.1.2 is older than osdhist needs).
+PKGS="make gcc clang llvm libelf-dev zlib1g-dev pkg-config libcapstone-dev
+libcmocka-dev ceph-mon ceph-osd ceph-mgr ceph-common python3-rados jq
+libcap2-bin util-linux procps iproute2 bpftrace debootstrap debian-archive-keyring
+dwarves libmicrohttpd-dev libjson-c-dev prometheus curl systemd man-db groff-base
+python3-yaml debhelper devscripts dpkg-dev fakeroot lintian"
 BPO_PKGS="libbpf-dev bpftool"
-LIBBPF_MIN="1:1.4"
-PKGS="make gcc clang llvm libelf-dev zlib1g-dev pkg-config
-libcapstone-dev libjson-c-dev libmicrohttpd-dev
-libcmocka-dev python3-yaml ceph-mon ceph-osd ceph-mgr ceph-common python3-rados jq
-libcap2-bin util-linux procps iproute2 bpftrace
-prometheus curl systemd man-db groff-base
-debhelper devscripts dpkg-dev fakeroot lintian debootstrap"
+BPO_LIST=/etc/apt/sources.list.d/osdhist-bookworm-backports.sources
 
-installed() {	# PKG: its installed version, or nothing
-	dpkg-query -W -f='${db:Status-Status} ${Version}' "$1" 2>/dev/null |
-		sed -n 's/^installed //p'
+installed() {	# installed PKG [MIN_VERSION]
+	v=$(dpkg-query -W -f='${db:Status-Status} ${Version}' "$1" 2>/dev/null || true)
+	[ "${v%% *}" = installed ] || return 1
+	[ -z "${2:-}" ] || dpkg --compare-versions "${v#* }" ge "$2"
 }
 
-missing="" bpo=""
+missing="" bpo_missing=""
 for p in $PKGS; do
-	[ -n "$(installed "$p")" ] || missing="$missing $p"
+	installed "$p" || missing="$missing $p"
 done
-for p in $BPO_PKGS; do
-	v=$(installed "$p")
-	if [ -z "$v" ] || { [ "$p" = libbpf-dev ] &&
-		! dpkg --compare-versions "$v" ge "$LIBBPF_MIN"; }; then
-		bpo="$bpo $p"
-	fi
-done
-[ -z "$missing$bpo" ] && exit 0
+installed libbpf-dev 1:1.4 || bpo_missing="$bpo_missing libbpf-dev"
+installed bpftool 7.3 || bpo_missing="$bpo_missing bpftool"
+[ -z "$missing$bpo_missing" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
-	echo "setup: missing packages:$missing$bpo; run 'sudo scripts/setup.sh' (needs root for apt-get)" >&2
+	echo "setup: missing packages:$missing$bpo_missing; run 'sudo scripts/setup.sh' (needs root for apt-get)" >&2
 	exit 1
 fi
+echo "setup: installing$missing$bpo_missing" >&2
 export DEBIAN_FRONTEND=noninteractive
-codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-target=""
-if [ -n "$bpo" ] && [ "$codename" = bookworm ]; then
-	target="-t bookworm-backports"
-	if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-		echo "setup: adding Debian's bookworm-backports (for libbpf-dev >= 1.4 and bpftool)" >&2
-		cat >/etc/apt/sources.list.d/osdhist-bookworm-backports.sources <<EOF
+if [ -n "$bpo_missing" ] && ! grep -qs bookworm-backports /etc/apt/sources.list \
+	/etc/apt/sources.list.d/*; then
+	cat > "$BPO_LIST" <<'SRC'
 Types: deb
 URIs: http://deb.debian.org/debian
 Suites: bookworm-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-	fi
+SRC
 fi
-echo "setup: installing$missing$bpo" >&2
 apt-get update -q >/dev/null
 # ceph packages start no daemon here: we run our own throwaway clusters.
 [ -z "$missing" ] || apt-get install -y -q --no-install-recommends $missing >/dev/null
-# shellcheck disable=SC2086
-[ -z "$bpo" ] || apt-get install -y -q --no-install-recommends $target $bpo >/dev/null
+[ -z "$bpo_missing" ] || apt-get install -y -q --no-install-recommends \
+	-t bookworm-backports $BPO_PKGS >/dev/null

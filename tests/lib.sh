@@ -2,6 +2,7 @@
 # tests/lib.sh - small bash library for osdhist integration tests.
 #
 # packages: ceph-mon ceph-osd ceph-mgr ceph-common jq iproute2 util-linux procps coreutils
+#           debootstrap (chroot_dir)
 #
 # Usage (from tests/integration/test_foo.sh):
 #   source "$(dirname "$0")/../lib.sh"
@@ -31,6 +32,18 @@
 #                      lets a test that cannot use osdhist -p tell its OSD
 #                      from other clusters' (filter with --osd ID).
 # lib_mktemp VAR [-d]  VAR=$(mktemp [-d]), removed again on exit.
+# chroot_dir NAME      the root of the chroot holding Ceph release NAME
+#                      (reef = 18.2.x, tentacle = 20.2.x), built first by
+#                      scripts/chroots.sh if missing (minutes, once; cached
+#                      in /var/cache/osdhist/chroots): a test then runs that
+#                      release's daemons with
+#                        cluster_up --root "$(chroot_dir reef)" --osds 1
+#                      and osd_pid, perf_dump, perf_counter work as on the
+#                      host (admin sockets and pids are in CLUSTER_DIR;
+#                      clients run on the host).  $OSDHIST_ROOT (from the
+#                      env file) is the chroot of the current cluster, ""
+#                      for host clusters.
+# chroot_version NAME  the "ceph version X.Y.Z (...)" line of NAME's ceph-osd.
 
 LIB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CLUSTER_SH=$LIB_ROOT/scripts/cluster.sh
@@ -145,6 +158,19 @@ finish() {
     echo "$TESTS_PASSED passed, $TESTS_FAILED failed"
     [ "$TESTS_FAILED" -eq 0 ] || exit 1
     exit 0
+}
+
+chroot_dir() { # NAME
+    "$LIB_ROOT/scripts/chroots.sh" "$1" || {
+        echo "lib.sh: no $1 chroot (scripts/chroots.sh $1 failed, see above)" >&2
+        return 1
+    }
+}
+
+chroot_version() { # NAME
+    local root
+    root=$(chroot_dir "$1") || return 1
+    tail -n 1 "$(dirname "$root")/VERSION"
 }
 
 osd_asok() { echo "$CLUSTER_DIR/run/ceph-osd.$1.asok"; }

@@ -34,6 +34,14 @@ if [ "$(id -u)" != 0 ]; then
 	echo "== integration tests need root (BPF, uprobes, a Ceph cluster): run 'sudo make test'"
 	failed=$((failed + 1)) failed_names+=(integration-needs-root)
 else
+	# test_releases needs the reef and tentacle chroots: build any missing
+	# one here (minutes, once; cached), not inside that test's 600 s limit
+	if [ -z "${TESTS:-}" ] || [[ " $TESTS " == *" releases "* ]]; then
+		echo "== chroots (scripts/chroots.sh all)"
+		start=$SECONDS
+		scripts/chroots.sh all >/dev/null || echo "== chroots: build failed; test_releases will say why"
+		echo "== chroots took $((SECONDS - start)) s"
+	fi
 	for t in tests/integration/test_*.sh; do
 		name=$(basename "$t" .sh); name=${name#test_}
 		if [ -n "${TESTS:-}" ] && ! [[ " $TESTS " == *" $name "* ]]; then

@@ -2,7 +2,7 @@
 # bench/run.sh --smoke: the benchmark runs end to end (its own cluster, every
 # variant, one short round) and its JSON holds sane figures; the client-op
 # counts it divides by are exact against the OSD's own `op` counter, and
-# osdhist's default mode runs exactly 3 BPF programs per client op; the
+# osdhist's default mode runs exactly 2 BPF programs per client op; the
 # sampled variant (--sample 100ms/1s) runs well under 1 per op, moves its
 # probes, and the move-cost windows were measured.
 . "$(dirname "$0")/../lib.sh"
@@ -34,10 +34,10 @@ for v in none osdhist osdhist+ bpftrace sampled; do
 done
 
 hits=$(jq '.summary.osdhist.hits_per_op // 0' "$J")
-check "osdhist default: probe hits per client op ($hits) between 2.5 and 3.5" \
-	jq -e -n "$hits >= 2.5 and $hits <= 3.5"
+check "osdhist default: probe hits per client op ($hits) about 2" \
+	jq -e -n "$hits >= 1.9 and $hits <= 2.1"
 
-# Sampled: 3 x the duty cycle (10 %) plus the drains, so about 0.3.
+# Sampled: 2 x the duty cycle (10 %) plus the drains, so about 0.25.
 hits=$(jq '.summary.sampled.hits_per_op // 0' "$J")
 check "sampled: probe hits per client op ($hits) > 0 and < 1.0" jq -e -n "$hits > 0 and $hits < 1.0"
 moves=$(jq '.summary.sampled.sampling.window_moves // 0' "$J")
@@ -53,12 +53,12 @@ check "move cost: the probes were moved" jq -e '.move_cost.sampling.window_moves
 # Exact counts.  rados bench write --reuse-bench reads the bench metadata
 # object first and writes it at the end (2 ops more than "writes made");
 # rand reads it first (1 more).  Every op ends before the window's second
-# perf dump, so the default mode's 3 entry probes ran exactly 3 times per op.
+# perf dump, so the default mode's 2 end probes ran exactly 2 times per op.
 while read -r v w made ops cnt; do
 	extra=$([ "$w" = write ] && echo 2 || echo 1)
 	check_eq "$v $w: OSD op delta = rados bench ops made + $extra" "$ops" $((made + extra))
 	[ "$v" = osdhist ] &&
-		check_eq "osdhist $w: BPF program runs = 3 x client ops" "$cnt" $((3 * ops))
+		check_eq "osdhist $w: BPF program runs = 2 x client ops" "$cnt" $((2 * ops))
 done < <(jq -r '.windows[] | "\(.variant) \(.workload) \(.made) \(.ops) \(.run_cnt)"' "$J")
 check_eq "5 variants x 2 workloads measured" "$(jq '[.windows[] | select(.extra | not)] | length' "$J")" 10
 check_eq "move cost: none and moves x 2 workloads measured" "$(jq '[.windows[] | select(.extra)] | length' "$J")" 4
@@ -68,15 +68,15 @@ check "the map model matches the kernel's figures on this host" \
 
 # bench/duty.sh --smoke: one rados bench per -t, the variants in turn on it.
 smoke duty.sh duty
-check_eq "4 variants x 2 workloads measured" "$(jq '.segments | length' "$J")" 8
+check_eq "5 variants x 2 workloads measured" "$(jq '.segments | length' "$J")" 10
 for t in t1 t16; do
 	s() { jq ".workloads.$t.summary.$1" "$J"; }
-	for v in none osdhist sampled fast; do
+	for v in none osdhist sampled fast bpftrace; do
 		check "$t $v: iops ($(s $v.iops_mean)) > 0" jq -e -n "$(s $v.iops_mean) > 0"
 	done
 	# a segment's client ops come from rados bench's per-second lines: not exact
-	check "$t osdhist: probe hits per client op ($(s osdhist.hits_per_op)) about 3" \
-		jq -e -n "$(s osdhist.hits_per_op) > 2.7 and $(s osdhist.hits_per_op) < 3.3"
+	check "$t osdhist: probe hits per client op ($(s osdhist.hits_per_op)) about 2" \
+		jq -e -n "$(s osdhist.hits_per_op) > 1.8 and $(s osdhist.hits_per_op) < 2.2"
 	check "$t sampled: hits per op ($(s sampled.hits_per_op)) under 1" \
 		jq -e -n "$(s sampled.hits_per_op) > 0 and $(s sampled.hits_per_op) < 1"
 	check "$t sampled: duty cycle ($(s sampled.duty)) about 10 %" \
@@ -85,5 +85,18 @@ for t in t1 t16; do
 		jq -e -n "$(s fast.moves_per_s) > $(s sampled.moves_per_s) and $(s sampled.moves_per_s) > 1"
 	check_eq "$t: no tracer lost an op" "$(jq "[.workloads.$t.summary[] | .losses // 0] | add" "$J")" 0
 	check "$t: the model was computed" jq -e ".workloads.$t.model_loss.per_hit != null" "$J"
+	check "$t bpftrace peer: BPF time per op measured ($(s bpftrace.bpf_us_per_op) us)" \
+		jq -e -n "$(s bpftrace.bpf_us_per_op) > 0"
+	check "$t: osdhist compared with the peer" jq -e ".workloads.$t.versus_peer.lines | length == 3" "$J"
 done
+
+# bench/waits.sh --smoke: OSD threads' long waits while the probes move.
+smoke waits.sh waits
+for v in none multi perf; do
+	check "waits $v: measured" jq -e --arg v "$v" '[.variants[] | select(.variant == $v)] | length == 1' "$J"
+done
+for v in multi perf; do
+	check "waits $v: the probes moved" jq -e --arg v "$v" '.variants[] | select(.variant == $v) | .moves > 0' "$J"
+done
+echo "# waits per 100 moves: $(jq -c '[.variants[] | {(.variant): .uprobe_waits_per_100_moves}] | add' "$J")"
 finish

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Issue 8: --sample ON/PERIOD.  Under a steady load (paced, so that its rate
 # does not depend on whether probes are attached) the sampled tracer sees
-# the duty cycle's share of the ops, never counts a completion whose start it
-# did not see, and draws the same histogram as a full tracer.
+# the duty cycle's share of the ops, records exactly those received inside
+# its windows, and draws the same histogram as a full tracer.
 #
 # Full and sampled tracers watch the same load at the same time: two OSDs,
 # the load's objects half on each, a full tracer on one and a sampled one
@@ -103,13 +103,11 @@ check "traced time is about 1 s in 2" jq -e -n "$duty > 0.4 and $duty < 0.55"
 for turn in 1 2 3 4; do
 	f=$CLUSTER_DIR/sampled$turn.json
 	h() { jq -s "[.[] | select(.type==\"health\")] | last | .$1" "$f"; }
-	check_eq "sampled $turn: no completion without its start" "$(h done_without_start)" 0
-	check_eq "sampled $turn: no end without its entry" "$(h end_without_entry)" 0
+	check_eq "sampled $turn: no op of a window ended after its drain" "$(h late)" 0
 	check_eq "sampled $turn: no drain timed out" "$(h drain_timeout)" 0
 	check_eq "sampled $turn: no loss at all" "$(h losses)" 0
-	# inflight is the map's fill: followed ops plus ops marked outside
-	check "sampled $turn: every followed op ended or is in flight" \
-		[ $(( $(h started) - $(h ended) )) -ge 0 -a $(( $(h started) - $(h ended) )) -le "$(h inflight)" ]
+	check "sampled $turn: ops outside the windows were seen and not recorded" \
+		[ "$(h outside)" -gt 0 ]
 done
 
 # Same histogram: p50 and p99 of the sampled ops within one bucket of the

@@ -45,16 +45,8 @@ check_canary() { # TAG
 	check_eq "$1: osdhist writes of osd.$ID = op_w delta" "$got" "$((w1 - w0))"
 	check_eq "$1: osdhist sees nothing else on osd.$ID" "$all" "$got"
 }
-# The inode of each of osdhist's uprobes (bpftool perf), one per line.  The
-# kernel keeps the path osdhist attached through (/proc/self/fd/N or
-# /proc/PID/exe), so resolve it as osdhist would; "unresolved" if it can't be.
-uprobe_inodes() {
-	bpftool perf -j | jq -r --argjson p "$TPID" \
-		'.[] | select(.pid == $p and .fd_type == "uprobe") | .filename' |
-	while read -r f; do
-		stat -L -c %i "${f/#\/proc\/self\//\/proc\/$TPID\/}" 2>/dev/null || echo unresolved
-	done
-}
+# The inode of each of osdhist's uprobes, one per line ("gone": deleted).
+uprobe_inodes() { "$LIB_ROOT/scripts/uprobes.sh" "$TPID" | awk '{sub(/^[0-9]+:/, "", $2); print $2}'; }
 uprobes_on() { uprobe_inodes | grep -cx "$1"; } # INO
 # osdhist's open fds on inode INO
 fds_on() { # INO
@@ -67,7 +59,7 @@ fds_on() { # INO
 
 check_canary "before the upgrade"
 NPROBES=$(uprobes_on "$INO_OLD")
-check "bpftool perf: osdhist has uprobes on the old binary (inode $INO_OLD: $NPROBES)" [ "$NPROBES" -gt 0 ]
+check "osdhist has uprobes on the old binary (inode $INO_OLD: $NPROBES)" [ "$NPROBES" -gt 0 ]
 
 # The upgrade: a new file renamed over the old one.
 cp /usr/bin/ceph-osd "$BINDIR/.ceph-osd.new"
@@ -114,8 +106,8 @@ check_eq "the canaries after the upgrade are the new process's first writes (op_
 	"$(perf_counter "$ID" osd op_w)" 0
 check_canary "after the upgrade"
 
-check_eq "bpftool perf: no uprobe of osdhist left on the old binary (inode $INO_OLD)" "$(uprobes_on "$INO_OLD")" 0
-check_eq "bpftool perf: the same uprobes on the new binary (inode $INO_NEW)" "$(uprobes_on "$INO_NEW")" "$NPROBES"
+check_eq "no uprobe of osdhist left on the old binary (inode $INO_OLD)" "$(uprobes_on "$INO_OLD")" 0
+check_eq "the same uprobes on the new binary (inode $INO_NEW)" "$(uprobes_on "$INO_NEW")" "$NPROBES"
 # An open fd would keep the replaced file's blocks allocated forever.
 check_eq "osdhist holds no fd on the old inode" "$(fds_on "$INO_OLD")" 0
 

@@ -39,8 +39,8 @@ static void make(struct report *r)
 	r->interval = 2;
 	r->s = s;
 	r->n = 3;
-	r->health.bpf[H_STARTED] = 10;
-	r->health.bpf[H_ENDED] = 9;
+	r->health.bpf[H_DONE] = 10;
+	r->health.bpf[H_REMOVED] = 9;
 	r->health.bpf[H_INSERT_FAIL] = 2;
 	r->health.reaped = 5;
 	r->health.inflight = 1;
@@ -165,9 +165,9 @@ static void labels_and_types(void **state)
 			       "pool_id=\"7\",class=\"read\",phase=\"queue\",le=\"0.000025\"} 1\n"));
 	assert_non_null(strstr(out, "osdhist_op_latency_seconds_count{ceph_daemon="
 			       "\"osd.unknown\",class=\"error\",phase=\"total\"} 4\n"));
-	assert_non_null(strstr(out, "# TYPE osdhist_ops_started_total counter\n"
-			       "osdhist_ops_started_total 10\n"));
-	assert_non_null(strstr(out, "osdhist_ops_ended_total 9\n"));
+	assert_non_null(strstr(out, "# TYPE osdhist_ops_done_total counter\n"
+			       "osdhist_ops_done_total 10\n"));
+	assert_non_null(strstr(out, "osdhist_inflight_removed_total 9\n"));
 	assert_non_null(strstr(out, "# TYPE osdhist_ops_lost_total counter\n"));
 	assert_non_null(strstr(out, "osdhist_ops_lost_total{reason=\"insert_failed\"} 2\n"));
 	assert_non_null(strstr(out, "osdhist_ops_lost_total{reason=\"hist_full\"} 0\n"));

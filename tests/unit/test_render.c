@@ -23,8 +23,8 @@ static void make(struct report *r)
 	r->traced = 2;
 	r->s = s;
 	r->n = 2;
-	r->health.bpf[H_STARTED] = 10;
-	r->health.bpf[H_ENDED] = 9;
+	r->health.bpf[H_DONE] = 10;
+	r->health.bpf[H_REMOVED] = 9;
 	r->health.inflight = 1;
 	r->health.inflight_max = 16384;
 }
@@ -96,7 +96,7 @@ static void json_schema(void **state)
 	assert_non_null(strstr(out, "{\"type\":\"health\",\"time\":1700000000.250,"
 			    "\"interval_s\":2.000,\"traced_s\":2.000,\"sampled\":false,"
 			    "\"window_moves\":0,\"window_move_s\":0.000000,"
-			    "\"started\":10,\"insert_failed\":0"));
+			    "\"done\":10,\"error_ends\":0"));
 	assert_non_null(strstr(out, "\"interval_s\":2.000,\"traced_s\":2.000,"
 			    "\"ops_per_s\":2.000,\"est_ops_per_s\":2.000,\"buckets\""));
 	assert_non_null(strstr(out, "\"inflight\":1,\"inflight_max\":16384"));

@@ -12,4 +12,8 @@ int run_cli_tests(void);
 int run_procs_tests(void);
 int run_render_tests(void);
 int run_binary_tests(void);
+int run_derive_tests(void);
 int run_prom_tests(void);
+int run_http_guard_tests(void);
+int run_verify_tests(void);
+int run_asok_tests(void);

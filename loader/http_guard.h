@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef OSDHIST_HTTP_GUARD_H
+#define OSDHIST_HTTP_GUARD_H
+
+/*
+ * Who may hold a connection to /metrics, and for how long: the bookkeeping
+ * behind http.c, with no libmicrohttpd and no clock of its own (the caller
+ * passes "now"), so it can be unit-tested.  One thread owns a guard (the
+ * HTTP thread); only the rejection counters are read from another thread,
+ * through guard_counts().
+ *
+ * The limits a peer cannot get around:
+ *  - per address: at most per_addr connections from one IPv4 address or one
+ *    IPv6 /64 (one host usually owns a whole /64), so one peer cannot take
+ *    every slot;
+ *  - in total: at most conns connections;
+ *  - a deadline for each request line + headers, fixed when the connection
+ *    is accepted (first_request_s later) or when the previous response was
+ *    sent (next_request_s later), and not moved by trickled bytes, unlike
+ *    libmicrohttpd's idle timeout.
+ */
+#include <stdbool.h>
+#include <sys/socket.h>
+#include <linux/types.h>
+
+#include "report.h"	/* enum http_reject */
+
+#define GUARD_KEY_LEN 9	/* family tag + 4 (IPv4) or 8 (IPv6 /64) bytes */
+
+struct guard_limits {
+	unsigned per_addr;
+	unsigned conns;
+	double first_request_s;
+	double next_request_s;
+};
+
+struct guard_conn {
+	struct guard_conn *prev, *next;
+	unsigned char key[GUARD_KEY_LEN];
+	int fd;			/* the caller's handle, given back by guard_expired() */
+	double deadline;	/* the current request's line and headers are due
+				 * by then; 0 while one is being answered */
+	bool requested;		/* a complete request arrived on it at least once */
+	bool expired;		/* guard_expired() handed it out */
+};
+
+struct guard {
+	struct guard_limits lim;
+	struct guard_conn *head;
+	unsigned open;
+	__u64 rejected[NR_HTTP_REJECT];	/* written by the owner, read atomically */
+};
+
+void guard_init(struct guard *g, const struct guard_limits *lim);
+
+/* The per-address key of a peer: IPv4 (also IPv4-mapped IPv6) by address,
+ * IPv6 by /64; any other family shares one all-zero key. */
+void guard_key(const struct sockaddr *sa, socklen_t len, unsigned char key[GUARD_KEY_LEN]);
+
+/* A connection was accepted: true to keep it, false to close it at once
+ * (counted as HTTP_REJ_PER_ADDR or HTTP_REJ_CONNS).  Admitting does not
+ * count it as open yet: guard_open() does, once the server really holds it,
+ * so a connection the server fails to set up is never counted. */
+bool guard_admit(struct guard *g, const struct sockaddr *sa, socklen_t len);
+
+/* The server holds c now; its first request is due first_request_s after now. */
+void guard_open(struct guard *g, struct guard_conn *c, const struct sockaddr *sa,
+		socklen_t len, int fd, double now);
+
+/* Request line and headers of c's current request are in: no deadline
+ * while it is answered. */
+void guard_request(struct guard_conn *c);
+
+/* A complete request was refused (wrong path or method, a body):
+ * counted as HTTP_REJ_BAD_REQUEST. */
+void guard_refused(struct guard *g);
+
+/* c's response was sent, or given up (timed_out: the peer stopped reading
+ * it; counted as HTTP_REJ_IDLE_TIMEOUT): the next request on the
+ * connection is due next_request_s later. */
+void guard_completed(struct guard *g, struct guard_conn *c, double now, bool timed_out);
+
+/* c is closed: forgets it; counted as HTTP_REJ_INCOMPLETE if it closed
+ * before any complete request arrived, other than by its deadline. */
+void guard_close(struct guard *g, struct guard_conn *c);
+
+/* A connection past its deadline, marked and counted as
+ * HTTP_REJ_REQUEST_TIMEOUT; the caller closes it.  NULL if none. */
+struct guard_conn *guard_expired(struct guard *g, double now);
+
+/* The earliest deadline of any connection, 0 if none. */
+double guard_next_deadline(const struct guard *g);
+
+/* A consistent-enough copy of the counters, from any thread. */
+void guard_counts(const struct guard *g, __u64 out[NR_HTTP_REJECT]);
+
+#endif

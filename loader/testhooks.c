@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Test-only faults (see testhooks.h).  The normal build compiles this file
+ * to an empty function: no environment variable can change what it does. */
+#include "testhooks.h"
+
+#ifdef OSDHIST_TEST_HOOKS
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define F(name) { #name, offsetof(struct osd_offsets, name) }
+static const struct {
+	const char *name;
+	size_t off;
+} fields[] = {
+	F(op_request), F(op_rmw), F(op_dequeued), F(msg_type), F(msg_recv),
+	F(repmod_op), F(sp_spg), F(sp_submit_op), F(mosdop_ops), F(osdop_size),
+	F(osdop_rval),
+};
+
+void testhook_offsets(struct osd_offsets *o)
+{
+	const char *spec = getenv("OSDHIST_TEST_OFFSETS");
+	size_t n;
+	char *end;
+	long d;
+
+	if (!spec || !*spec)
+		return;
+	n = strcspn(spec, "+-");
+	d = strtol(spec + n, &end, 0);
+	if (!spec[n] || *end || end == spec + n + 1) {
+		fprintf(stderr, "osdhist: TEST HOOK: OSDHIST_TEST_OFFSETS='%s' is not "
+			"FIELD+N or FIELD-N; ignored\n", spec);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		__u32 *f = (__u32 *)((char *)o + fields[i].off);
+
+		if (strlen(fields[i].name) != n || strncmp(spec, fields[i].name, n))
+			continue;
+		fprintf(stderr, "osdhist: TEST HOOK: offset %s moved from %#x to %#lx "
+			"(OSDHIST_TEST_OFFSETS)\n", fields[i].name, *f, *f + d);
+		*f += d;
+		return;
+	}
+	fprintf(stderr, "osdhist: TEST HOOK: no offset named '%.*s' in struct "
+		"osd_offsets; ignored\n", (int)n, spec);
+}
+#else
+void testhook_offsets(struct osd_offsets *o)
+{
+	(void)o;
+}
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef OSDHIST_TESTHOOKS_H
+#define OSDHIST_TESTHOOKS_H
+
+#include <linux/types.h>
+#include "osdhist.h"
+
+/*
+ * Test-only faults, compiled in only with -DOSDHIST_TEST_HOOKS (the separate
+ * binary build/osdhist-testhooks); in ./osdhist these do nothing.
+ *
+ * OSDHIST_TEST_OFFSETS="field+N" or "field-N" (a field of struct
+ * osd_offsets, e.g. op_rmw+8) moves that offset after it was derived and
+ * verified, to prove that the run-time check against perf dump catches a
+ * wrong offset.  Said on stderr when applied; a bad value is refused.
+ */
+void testhook_offsets(struct osd_offsets *o);
+
+#endif

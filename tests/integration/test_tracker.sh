@@ -1,0 +1,83 @@
+#!/bin/bash
+# Issue 12: the catch-all end must fire whatever the OSD's options.  With
+# osd_enable_op_tracker switched off at run time, OpTracker::
+# unregister_inflight_op never runs; OpRequest::_unregistered does.  A mixed
+# workload with missing-object stats runs while the tracker goes off and back
+# on: read / write exact against perf dump, every failed op in "error", the
+# in-flight map back near empty, and no loss unreported.
+. "$(dirname "$0")/../lib.sh"
+
+cluster_up --osds 1
+PID0=$(osd_pid 0)
+ASOK=$(osd_asok 0)
+
+tracker() { ceph --admin-daemon "$ASOK" config set osd_enable_op_tracker "$1" >/dev/null; }
+tracker_is() { ceph --admin-daemon "$ASOK" config get osd_enable_op_tracker | jq -r .osd_enable_op_tracker; }
+oh_total() { jq -s --arg c "$1" '[.[] | select(.type=="hist" and .osd==0 and .class==$c and .phase=="total") | .count] | add // 0' "$TOUT"; }
+oh_health() { jq -s "[.[] | select(.type==\"health\")] | last | .$1" "$TOUT"; }
+
+# One round of the mixed workload; adds the ops that must fail to $errors.
+errors=0
+workload() { # TAG
+	echo data > "$CLUSTER_DIR/obj"
+	rados -p "$POOL" bench 2 write -b 4096 -t 8 --no-cleanup --run-name "r$1" >/dev/null
+	rados -p "$POOL" bench 2 seq -t 8 --run-name "r$1" >/dev/null
+	rados -p "$POOL" put "o$1" "$CLUSTER_DIR/obj"
+	rados -p "$POOL" setomapval "o$1" k v
+	rados -p "$POOL" getomapval "o$1" k >/dev/null
+	for i in $(seq 10); do
+		rados -p "$POOL" stat "missing.$1.$i" 2>/dev/null && fail "stat of a missing object succeeded"
+		errors=$((errors + 1))
+	done
+	rados -p "$POOL" rm "missing.$1" 2>/dev/null; errors=$((errors + 1))
+	rados -p "$POOL" getxattr "o$1" nosuchattr 2>/dev/null; errors=$((errors + 1))
+}
+
+# How often OpTracker::unregister_inflight_op (the old catch-all) runs in
+# our OSD between bt_start and bt_stop: it must stop with the tracker off.
+lib_mktemp BT
+bt_start() {
+	bpftrace -e "uprobe:/proc/$PID0/exe:_ZN9OpTracker22unregister_inflight_opEP9TrackedOp
+		/pid == $PID0/ { @n++; }
+		BEGIN { printf(\"go\\n\"); }
+		END { printf(\"calls %d\\n\", @n); clear(@n); }" >"$BT" 2>&1 &
+	BTPID=$!
+	for _ in $(seq 150); do grep -q go "$BT" && return 0; sleep 0.1; done
+	cat "$BT" >&2
+}
+bt_stop() { # sets CALLS (not in $(...): wait needs this shell)
+	kill -INT $BTPID; wait $BTPID
+	CALLS=$(awk '/^calls/{print $2}' "$BT")
+	[ -n "$CALLS" ] || cat "$BT" >&2
+}
+
+before=$(perf_dump 0)
+oh_start -p "$PID0" 3600
+oh_wait_attached || { cat "$TERR" >&2; fail "osdhist did not attach"; finish; }
+
+bt_start; workload on1; bt_stop; n=$CALLS
+check "tracker on: unregister_inflight_op ran ($n times)" [ "${n:-0}" -gt 100 ]
+tracker false
+check_eq "the op tracker is off" "$(tracker_is)" false
+bt_start; workload off; bt_stop; n=$CALLS
+check_eq "tracker off: unregister_inflight_op never ran" "$n" 0
+tracker true
+check_eq "the op tracker is on again" "$(tracker_is)" true
+workload on2
+sleep 0.5
+after=$(perf_dump 0)
+kill -INT "$TPID"; wait "$TPID"; TRC=$?
+check_eq "osdhist exits 0 on SIGINT" "$TRC" 0
+
+d() { echo $(( $(jq ".osd.$1" <<<"$after") - $(jq ".osd.$1" <<<"$before") )); }
+check_eq "read = op_r delta" "$(oh_total read)" "$(d op_r)"
+check_eq "write = op_w delta" "$(oh_total write)" "$(d op_w)"
+check_eq "rw = op_rw delta" "$(oh_total rw)" "$(d op_rw)"
+check "the workload made reads and writes" [ "$(d op_r)" -gt 100 -a "$(d op_w)" -gt 100 ]
+check_eq "error: every failed op, tracker on or off ($errors)" "$(oh_total error)" "$errors"
+check_eq "nothing lost" "$(oh_health losses)" 0
+check "in-flight map back near empty ($(oh_health inflight))" [ "$(oh_health inflight)" -le 2 ]
+check_eq "every in-flight entry removed at its op's end" \
+	"$(oh_health entries)" "$(oh_health removed)"
+check "the OSD survived tracing" kill -0 "$PID0"
+finish

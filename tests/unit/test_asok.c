@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The admin socket protocol client against in-process servers, its framing,
+ * perf dump parsing, and socket discovery on a fixture /proc tree whose OSD
+ * has a root of its own (a chroot or container). */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include "unit.h"
+#include "asok.h"
+
+static const char perf[] =
+	"{\"osd\":{\"op_wip\":0,\"op\":10,\"op_r\":7,\"op_w\":2,\"op_rw\":1,"
+	"\"op_r_latency\":{\"avgcount\":7,\"sum\":0.01,\"avgtime\":0.001},"
+	"\"subop_w\":5}}";
+
+static void framing(void **state)
+{
+	char buf[64];
+	unsigned char hdr[4] = { 0, 0, 0x12, 0x34 }, big[4] = { 0x74, 0x68, 0x69, 0x73 };
+
+	(void)state;
+	assert_int_equal(asok_frame_request("{\"prefix\":\"0\"}", buf, sizeof(buf)), 15);
+	assert_int_equal(buf[14], 0);	/* the NUL ends the command */
+	assert_int_equal(asok_frame_request("{\"a\":\n1}", buf, sizeof(buf)), 0);
+	assert_int_equal(asok_frame_request("0123456789", buf, 10), 0);	/* no room for NUL */
+	assert_true(asok_reply_length(hdr, ASOK_MAX_REPLY) == 0x1234);
+	/* "this..." as a length: far above any answer, garbage */
+	assert_true(asok_reply_length(big, ASOK_MAX_REPLY) == -1);
+}
+
+static void parse_perf(void **state)
+{
+	struct ceph_osd_counts c;
+	char why[128];
+
+	(void)state;
+	assert_int_equal(asok_parse_perf(perf, strlen(perf), &c, why, sizeof(why)), ASOK_OK);
+	assert_true(c.op_r == 7 && c.op_w == 2 && c.op_rw == 1 && c.subop_w == 5);
+	assert_int_equal(asok_parse_perf("{not json", 9, &c, why, sizeof(why)), ASOK_GARBAGE);
+	assert_int_equal(asok_parse_perf("ERROR: (22) Invalid argument\n", 29, &c, why,
+					 sizeof(why)), ASOK_GARBAGE);
+	assert_non_null(strstr(why, "ERROR: (22)"));
+	assert_int_equal(asok_parse_perf("{\"mon\":{}}", 10, &c, why, sizeof(why)), ASOK_GARBAGE);
+	assert_int_equal(asok_parse_perf("{\"osd\":{\"op_r\":\"7\"}}", 20, &c, why,
+					 sizeof(why)), ASOK_GARBAGE);
+	/* a truncated answer is not parsed as far as it goes */
+	assert_int_equal(asok_parse_perf(perf, strlen(perf) - 2, &c, why, sizeof(why)),
+			 ASOK_GARBAGE);
+}
+
+/* ---- in-process servers ---- */
+
+enum mode { M_GOOD, M_HANG, M_GARBAGE, M_SHORT };
+
+struct server {
+	int fd;
+	enum mode mode;
+	char got[256];		/* the request as received, up to its NUL */
+	size_t gotlen;
+};
+
+static void *serve(void *arg)
+{
+	struct server *s = arg;
+	int c = accept(s->fd, NULL, NULL);
+	uint32_t len = htonl(sizeof(perf) - 1);
+
+	if (c < 0)
+		return NULL;
+	while (s->gotlen < sizeof(s->got)) {
+		ssize_t n = read(c, s->got + s->gotlen, 1);
+
+		if (n <= 0 || s->got[s->gotlen++] == 0)
+			break;
+	}
+	switch (s->mode) {
+	case M_GOOD:	/* the length and the body in two writes, as Ceph does */
+		(void)!write(c, &len, 4);
+		usleep(10000);
+		(void)!write(c, perf, sizeof(perf) - 1);
+		break;
+	case M_HANG:
+		usleep(600000);
+		break;
+	case M_GARBAGE:
+		(void)!write(c, "hello, not the protocol\n", 24);
+		break;
+	case M_SHORT:	/* promises more than it sends, then closes */
+		(void)!write(c, &len, 4);
+		(void)!write(c, perf, 10);
+		break;
+	}
+	close(c);
+	return NULL;
+}
+
+static char dir[64];	/* short: the paths built on it fit PATH_MAX */
+
+static void listen_at(struct server *s, const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char rel[PATH_MAX], cwd[PATH_MAX];
+
+	s->fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	assert_true(s->fd >= 0);
+	/* bind through a relative name: path may be longer than sun_path */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(rel, sizeof(rel), "%s", path);
+	*strrchr(rel, '/') = 0;
+	assert_int_equal(chdir(rel), 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", strrchr(path, '/') + 1);
+	assert_int_equal(bind(s->fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(listen(s->fd, 4), 0);
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1e3 + (t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+static enum asok_err ask(const char *path, enum mode mode, char **out, size_t *len,
+			 char *why, double *ms)
+{
+	struct server s = { .mode = mode };
+	struct timespec t0;
+	pthread_t th;
+	enum asok_err e;
+
+	unlink(path);
+	listen_at(&s, path);
+	assert_int_equal(pthread_create(&th, NULL, serve, &s), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	e = asok_request(path, ASOK_PERF_CMD, 200, out, len, why, 128);
+	*ms = ms_since(&t0);
+	pthread_join(th, NULL);
+	close(s.fd);
+	unlink(path);
+	if (mode == M_GOOD) {	/* what Ceph's server reads: the JSON, then NUL */
+		assert_int_equal(s.gotlen, strlen(ASOK_PERF_CMD) + 1);
+		assert_string_equal(s.got, ASOK_PERF_CMD);
+	}
+	return e;
+}
+
+static void client(void **state)
+{
+	char path[PATH_MAX], why[128], *out;
+	size_t len;
+	double ms;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/ceph-osd.3.asok", dir);
+	assert_int_equal(ask(path, M_GOOD, &out, &len, why, &ms), ASOK_OK);
+	assert_int_equal(len, sizeof(perf) - 1);
+	assert_string_equal(out, perf);
+	free(out);
+
+	assert_int_equal(ask(path, M_HANG, &out, &len, why, &ms), ASOK_TIMEOUT);
+	assert_null(out);
+	assert_true(ms >= 190 && ms < 500);	/* one bounded wait */
+	assert_int_equal(ask(path, M_GARBAGE, &out, &len, why, &ms), ASOK_GARBAGE);
+	assert_int_equal(ask(path, M_SHORT, &out, &len, why, &ms), ASOK_GARBAGE);
+
+	/* nobody there */
+	assert_int_equal(asok_request(path, ASOK_PERF_CMD, 200, &out, &len, why, sizeof(why)),
+			 ASOK_NO_SOCKET);
+}
+
+/* A socket path longer than sun_path's 108 bytes (a deep chroot). */
+static void client_long_path(void **state)
+{
+	char deep[256], path[PATH_MAX], why[128], *out;
+	size_t len;
+	double ms;
+
+	(void)state;
+	snprintf(deep, sizeof(deep), "%s/%0120d", dir, 0);
+	assert_int_equal(mkdir(deep, 0755), 0);
+	snprintf(path, sizeof(path), "%s/ceph-osd.3.asok", deep);
+	assert_true(strlen(path) > sizeof(((struct sockaddr_un *)0)->sun_path));
+	assert_int_equal(ask(path, M_GOOD, &out, &len, why, &ms), ASOK_OK);
+	free(out);
+	rmdir(deep);
+}
+
+/* ---- discovery on a fixture: PROC/PID/{cmdline,root/...} ---- */
+
+static void put(const char *rel, const char *data, size_t len)
+{
+	char path[PATH_MAX], d[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+		snprintf(d, sizeof(d), "%.*s", (int)(p - path), path);
+		mkdir(d, 0755);
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(data, 1, len, f);
+	fclose(f);
+}
+
+static void sock_at(const char *rel, struct server *s)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	put(rel, "", 0);	/* makes the directories */
+	unlink(path);
+	listen_at(s, path);
+}
+
+static void find_from_config(void **state)
+{
+	static const char cmd1[] = "/usr/bin/ceph-osd\0-f\0--cluster\0ceph\0--id\0003\0";
+	static const char cmd2[] = "ceph-osd\0-c\0/etc/ceph/x.conf\0-i\0007\0";
+	static const char cmd3[] = "ceph-osd\0-i\0009\0--admin_socket=/s/$name.sock\0";
+	static const char conf2[] =
+		"[global]\n run dir = /g  # where\n"
+		"[osd]\n admin socket = /o/$cluster-$name.asok\n"
+		"[osd.7]\n\tadmin_socket = ${run_dir}/seven-$id.asok\n"
+		"[osd.8]\n admin socket = /nope\n";
+	char path[PATH_MAX], want[PATH_MAX];
+	struct server s1, s2, s3;
+	const char *how;
+
+	(void)state;
+	/* pid 100: no config file, Ceph's default under the OSD's own root */
+	put("proc/100/cmdline", cmd1, sizeof(cmd1) - 1);
+	sock_at("proc/100/root/var/run/ceph/ceph-osd.3.asok", &s1);
+	snprintf(want, sizeof(want), "%s/proc/100/root/var/run/ceph/ceph-osd.3.asok", dir);
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	{
+		char small[16];
+
+		assert_int_equal(asok_find(path, 100, 3, small, sizeof(small), &how),
+				 -ENAMETOOLONG);
+	}
+	{
+		char got[PATH_MAX];
+
+		assert_int_equal(asok_find(path, 100, 3, got, sizeof(got), &how), 0);
+		assert_string_equal(got, want);
+		assert_string_equal(how, "config");
+	}
+	/* pid 200: -c file, [osd.7] over [osd], $run_dir from [global] */
+	put("proc/200/cmdline", cmd2, sizeof(cmd2) - 1);
+	put("proc/200/root/etc/ceph/x.conf", conf2, sizeof(conf2) - 1);
+	sock_at("proc/200/root/g/seven-7.asok", &s2);
+	{
+		char got[PATH_MAX];
+
+		assert_int_equal(asok_find(path, 200, 7, got, sizeof(got), &how), 0);
+		snprintf(want, sizeof(want), "%s/proc/200/root/g/seven-7.asok", dir);
+		assert_string_equal(got, want);
+		/* osd.7's file is gone: ENOENT, not another guess */
+		unlink(got);
+		assert_int_equal(asok_find(path, 200, 7, got, sizeof(got), &how), -ENOENT);
+	}
+	/* pid 300: --admin_socket=... on the command line wins */
+	put("proc/300/cmdline", cmd3, sizeof(cmd3) - 1);
+	sock_at("proc/300/root/s/osd.9.sock", &s3);
+	{
+		char got[PATH_MAX];
+
+		assert_int_equal(asok_find(path, 300, 9, got, sizeof(got), &how), 0);
+		assert_non_null(strstr(got, "/proc/300/root/s/osd.9.sock"));
+		/* no OSD id: no $name, nothing guessed */
+		assert_int_equal(asok_find(path, 300, -1, got, sizeof(got), &how), -ENOENT);
+	}
+	close(s1.fd);
+	close(s2.fd);
+	close(s3.fd);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/osdhist-unit-asok.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) ? -1 : 0;
+}
+
+int run_asok_tests(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(framing),
+		cmocka_unit_test(parse_perf),
+		cmocka_unit_test(client),
+		cmocka_unit_test(client_long_path),
+		cmocka_unit_test(find_from_config),
+	};
+	return cmocka_run_group_tests_name("asok", tests, setup, teardown);
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The /metrics connection limits and request deadlines (loader/http_guard.c),
+ * and how the renderers show what they refused. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include "unit.h"
+#include "http_guard.h"
+#include "prom.h"
+#include "report.h"
+
+static struct sockaddr_in v4(const char *a, unsigned port)
+{
+	struct sockaddr_in s = { .sin_family = AF_INET, .sin_port = htons(port) };
+
+	inet_pton(AF_INET, a, &s.sin_addr);
+	return s;
+}
+
+static struct sockaddr_in6 v6(const char *a)
+{
+	struct sockaddr_in6 s = { .sin6_family = AF_INET6, .sin6_port = htons(80) };
+
+	inet_pton(AF_INET6, a, &s.sin6_addr);
+	return s;
+}
+
+#define SA(x) ((const struct sockaddr *)&(x)), sizeof(x)
+
+static const struct guard_limits lim = {
+	.per_addr = 2, .conns = 4, .first_request_s = 3, .next_request_s = 18,
+};
+
+static __u64 n(const struct guard *g, enum http_reject why)
+{
+	__u64 c[NR_HTTP_REJECT];
+
+	guard_counts(g, c);
+	return c[why];
+}
+
+static void per_address_limit(void **state)
+{
+	struct sockaddr_in a = v4("127.0.0.2", 40000), b = v4("127.0.0.2", 40001),
+			   other = v4("127.0.0.1", 40000);
+	struct guard_conn c[3];
+	struct guard g;
+	(void)state;
+
+	guard_init(&g, &lim);
+	assert_true(guard_admit(&g, SA(a)));
+	guard_open(&g, &c[0], SA(a), 10, 0);
+	assert_true(guard_admit(&g, SA(b)));
+	guard_open(&g, &c[1], SA(b), 11, 0);
+	/* a third from 127.0.0.2, whatever its port: refused and counted */
+	assert_false(guard_admit(&g, SA(a)));
+	assert_false(guard_admit(&g, SA(b)));
+	assert_int_equal(n(&g, HTTP_REJ_PER_ADDR), 2);
+	/* another address is not held back by it */
+	assert_true(guard_admit(&g, SA(other)));
+	guard_open(&g, &c[2], SA(other), 12, 0);
+	/* a slot freed is a slot again */
+	guard_close(&g, &c[0]);
+	assert_true(guard_admit(&g, SA(a)));
+	assert_int_equal(n(&g, HTTP_REJ_PER_ADDR), 2);
+	assert_int_equal(n(&g, HTTP_REJ_CONNS), 0);
+}
+
+static void total_limit(void **state)
+{
+	struct guard_conn c[4];
+	struct sockaddr_in a[5];
+	char ip[32];
+	struct guard g;
+	(void)state;
+
+	guard_init(&g, &lim);
+	for (int i = 0; i < 5; i++) {
+		snprintf(ip, sizeof(ip), "10.0.0.%d", i + 1);
+		a[i] = v4(ip, 1234);
+	}
+	/* admitting alone holds nothing: a connection the server failed to
+	 * set up must not take a slot */
+	for (int i = 0; i < 10; i++)
+		assert_true(guard_admit(&g, SA(a[0])));
+	for (int i = 0; i < 4; i++) {
+		assert_true(guard_admit(&g, SA(a[i])));
+		guard_open(&g, &c[i], SA(a[i]), i, 0);
+	}
+	assert_int_equal(g.open, 4);
+	assert_false(guard_admit(&g, SA(a[4])));
+	assert_int_equal(n(&g, HTTP_REJ_CONNS), 1);
+	assert_int_equal(n(&g, HTTP_REJ_PER_ADDR), 0);
+	guard_close(&g, &c[2]);		/* from the middle of the list */
+	guard_close(&g, &c[3]);		/* the head */
+	guard_close(&g, &c[0]);		/* the tail */
+	assert_int_equal(g.open, 1);
+	assert_ptr_equal(g.head, &c[1]);
+	assert_null(c[1].prev);
+	assert_null(c[1].next);
+	assert_true(guard_admit(&g, SA(a[4])));
+}
+
+static void keys(void **state)
+{
+	unsigned char k1[GUARD_KEY_LEN], k2[GUARD_KEY_LEN], zero[GUARD_KEY_LEN] = { 0 };
+	struct sockaddr_in a = v4("192.0.2.7", 1), b = v4("192.0.2.7", 2), c = v4("192.0.2.8", 1);
+	struct sockaddr_in6 mapped = v6("::ffff:192.0.2.7"), h1 = v6("2001:db8:1:2::1"),
+			    h2 = v6("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), other = v6("2001:db8:1:3::1");
+	struct sockaddr un = { .sa_family = AF_UNIX };
+	(void)state;
+
+	guard_key(SA(a), k1);
+	guard_key(SA(b), k2);
+	assert_memory_equal(k1, k2, GUARD_KEY_LEN);	/* the port does not count */
+	guard_key(SA(c), k2);
+	assert_memory_not_equal(k1, k2, GUARD_KEY_LEN);
+	guard_key(SA(mapped), k2);	/* IPv4 through a [::] socket: the same peer */
+	assert_memory_equal(k1, k2, GUARD_KEY_LEN);
+	guard_key(SA(h1), k1);
+	guard_key(SA(h2), k2);
+	assert_memory_equal(k1, k2, GUARD_KEY_LEN);	/* one /64, one host */
+	guard_key(SA(other), k2);
+	assert_memory_not_equal(k1, k2, GUARD_KEY_LEN);
+	guard_key(&un, sizeof(un), k1);
+	assert_memory_equal(k1, zero, GUARD_KEY_LEN);
+	guard_key(NULL, 0, k1);
+	assert_memory_equal(k1, zero, GUARD_KEY_LEN);
+	/* too short to be what it says: no address read past its end */
+	guard_key((const struct sockaddr *)&h1, sizeof(struct sockaddr_in), k1);
+	assert_memory_equal(k1, zero, GUARD_KEY_LEN);
+}
+
+static void request_deadline(void **state)
+{
+	struct sockaddr_in a = v4("127.0.0.2", 1), b = v4("127.0.0.3", 1);
+	struct guard_conn c[2];
+	struct guard g;
+	(void)state;
+
+	guard_init(&g, &lim);
+	assert_true(guard_next_deadline(&g) == 0);
+	guard_open(&g, &c[0], SA(a), 7, 100);
+	guard_open(&g, &c[1], SA(b), 8, 101);
+	assert_true(guard_next_deadline(&g) == 103);
+	assert_null(guard_expired(&g, 102.9));
+	/* due at 103 and nothing moved it: expired once, counted once */
+	assert_ptr_equal(guard_expired(&g, 103), &c[0]);
+	assert_int_equal(c[0].fd, 7);
+	assert_null(guard_expired(&g, 103.5));
+	assert_int_equal(n(&g, HTTP_REJ_REQUEST_TIMEOUT), 1);
+	assert_true(guard_next_deadline(&g) == 104);
+	/* the other's headers are in: no deadline while it is answered */
+	guard_request(&c[1]);
+	assert_true(guard_next_deadline(&g) == 0);
+	assert_null(guard_expired(&g, 1000));
+	/* answered at 110: the next request is due 18 s later */
+	guard_completed(&g, &c[1], 110, false);
+	assert_true(guard_next_deadline(&g) == 128);
+	assert_null(guard_expired(&g, 127.9));
+	assert_ptr_equal(guard_expired(&g, 128), &c[1]);
+	assert_int_equal(n(&g, HTTP_REJ_REQUEST_TIMEOUT), 2);
+	/* closed by their deadlines: not counted again as incomplete */
+	guard_close(&g, &c[0]);
+	guard_close(&g, &c[1]);
+	assert_int_equal(n(&g, HTTP_REJ_INCOMPLETE), 0);
+	assert_int_equal(g.open, 0);
+	assert_null(g.head);
+}
+
+static void reasons_at_close(void **state)
+{
+	struct sockaddr_in a = v4("127.0.0.2", 1);
+	struct guard_conn c;
+	struct guard g;
+	(void)state;
+
+	guard_init(&g, &lim);
+	/* closed before any complete request (garbage, oversized, abandoned) */
+	guard_open(&g, &c, SA(a), 1, 0);
+	guard_close(&g, &c);
+	assert_int_equal(n(&g, HTTP_REJ_INCOMPLETE), 1);
+	/* a request answered, then the peer went away: nothing to count */
+	guard_open(&g, &c, SA(a), 1, 0);
+	guard_request(&c);
+	guard_completed(&g, &c, 1, false);
+	guard_close(&g, &c);
+	assert_int_equal(n(&g, HTTP_REJ_INCOMPLETE), 1);
+	assert_int_equal(n(&g, HTTP_REJ_IDLE_TIMEOUT), 0);
+	/* a response the peer stopped reading */
+	guard_open(&g, &c, SA(a), 1, 0);
+	guard_request(&c);
+	guard_completed(&g, &c, 20, true);
+	guard_close(&g, &c);
+	assert_int_equal(n(&g, HTTP_REJ_IDLE_TIMEOUT), 1);
+	guard_refused(&g);
+	assert_int_equal(n(&g, HTTP_REJ_BAD_REQUEST), 1);
+	/* an expired connection whose request MHD still completes (aborted)
+	 * gets no new deadline */
+	guard_open(&g, &c, SA(a), 1, 0);
+	assert_non_null(guard_expired(&g, 5));
+	guard_completed(&g, &c, 5, false);
+	assert_true(guard_next_deadline(&g) == 0);
+	guard_close(&g, &c);
+	assert_int_equal(n(&g, HTTP_REJ_INCOMPLETE), 1);
+}
+
+/* --- renderers */
+
+static char *render(int kind, const struct report *r)
+{
+	static char *buf;	/* static: open_memstream keeps its address */
+	static size_t len;
+	struct prom_buckets b;
+	FILE *f;
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	if (kind == 't')
+		render_text(f, r, false, false);
+	else if (kind == 'j')
+		render_json(f, r);
+	else {
+		prom_default_buckets(&b);
+		render_prom(f, r, &b, "9.9");
+	}
+	fclose(f);
+	return buf;
+}
+
+static void shown_in_every_output(void **state)
+{
+	struct report r = { .time = 1700000000, .interval = 1, .traced = 1 };
+	char *out;
+	(void)state;
+
+	/* without --prometheus: not a word about HTTP */
+	out = render('t', &r);
+	assert_null(strstr(out, "http"));
+	free(out);
+	out = render('j', &r);
+	assert_null(strstr(out, "http"));
+	free(out);
+	out = render('p', &r);
+	assert_null(strstr(out, "http"));
+	free(out);
+
+	r.health.http = true;
+	out = render('t', &r);
+	assert_non_null(strstr(out, ", http rejected 0; no op lost\n"));
+	free(out);
+	r.health.http_rejected[HTTP_REJ_PER_ADDR] = 290;
+	r.health.http_rejected[HTTP_REJ_BAD_REQUEST] = 3;
+	out = render('t', &r);
+	assert_non_null(strstr(out, ", http rejected 293 (per_ip_limit=290 bad_request=3); "
+			    "no op lost\n"));
+	free(out);
+	out = render('j', &r);
+	assert_non_null(strstr(out, ",\"http_rejected_per_ip_limit\":290,"
+			    "\"http_rejected_connection_limit\":0,"
+			    "\"http_rejected_request_timeout\":0,"
+			    "\"http_rejected_idle_timeout\":0,"
+			    "\"http_rejected_incomplete\":0,"
+			    "\"http_rejected_bad_request\":3,\"inflight\":"));
+	free(out);
+	out = render('p', &r);
+	assert_non_null(strstr(out, "# TYPE osdhist_http_rejected_total counter\n"
+			    "osdhist_http_rejected_total{reason=\"per_ip_limit\"} 290\n"
+			    "osdhist_http_rejected_total{reason=\"connection_limit\"} 0\n"
+			    "osdhist_http_rejected_total{reason=\"request_timeout\"} 0\n"
+			    "osdhist_http_rejected_total{reason=\"idle_timeout\"} 0\n"
+			    "osdhist_http_rejected_total{reason=\"incomplete\"} 0\n"
+			    "osdhist_http_rejected_total{reason=\"bad_request\"} 3\n"));
+	free(out);
+}
+
+int run_http_guard_tests(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(per_address_limit),
+		cmocka_unit_test(total_limit),
+		cmocka_unit_test(keys),
+		cmocka_unit_test(request_deadline),
+		cmocka_unit_test(reasons_at_close),
+		cmocka_unit_test(shown_in_every_output),
+	};
+	return cmocka_run_group_tests_name("http_guard", tests, NULL, NULL);
+}
