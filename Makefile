@@ -1,23 +1,40 @@
 # osdhist: clang builds the BPF object, bpftool makes the skeleton, the
 # system cc links the loader against Debian's libbpf, libelf and zlib.
+#
+# `make` builds ./osdhist with the build dependencies only (no root, nothing
+# installed); `make demo`, `make test` and `make bench` first run
+# scripts/setup.sh, which installs everything they need, Ceph included.
 
 CC       ?= cc
 CLANG    ?= clang
-BPFTOOL  ?= bpftool
+# Debian puts bpftool in /usr/sbin, which a non-root PATH often lacks.
+BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+PKG_CONFIG ?= pkg-config
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
 CPPFLAGS += -Ibuild -Imaps -Iloader
-LDLIBS   += -lbpf -lelf -lz -lcapstone
-# '=' not ':=': expanded when used, after `deps` may have installed it
-MHD_FLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
-LDLIBS   += $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
-# json-c parses perf dump answers (loader/asok.c)
-JSON_FLAGS = $(shell pkg-config --cflags json-c 2>/dev/null)
-LDLIBS   += $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+LDFLAGS  ?=
+
+# Libraries, one line each: "pkg-config name:Debian package".  The link
+# line and the missing-dependency message both come from this list.
+BUILD_LIBS := libbpf:libbpf-dev libelf:libelf-dev zlib:zlib1g-dev
+BUILD_LIBS += libmicrohttpd:libmicrohttpd-dev
+# capstone disassembles the OSD's code (loader/derive.c); json-c parses
+# perf dump answers (loader/asok.c)
+BUILD_LIBS += capstone:libcapstone-dev json-c:libjson-c-dev
+BUILD_PCS   = $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
+# '=': expanded when used, so a make that only cleans never runs pkg-config
+PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(BUILD_PCS) 2>/dev/null)
+LDLIBS   += $(shell $(PKG_CONFIG) --libs $(BUILD_PCS) 2>/dev/null)
+LDLIBS   += -lm
+# the oldest libbpf the loader is built and tested with (bookworm-backports)
+LIBBPF_MIN := 1.4
+
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 UNITDIR  ?= $(PREFIX)/lib/systemd/system
 MANDIR   ?= $(PREFIX)/share/man
+DATADIR  ?= $(PREFIX)/share/osdhist
 OUT      := build
 
 LOADER_SRCS := $(wildcard loader/*.c)
@@ -25,19 +42,43 @@ LIB_SRCS    := $(filter-out loader/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps clean test unit-test integration-test demo bench bench-duty bench-waits install
+.PHONY: all deps build-deps clean test unit-test demo bench bench-duty bench-waits install
 
-all: deps osdhist
+all: osdhist
 
+# Everything the demo, the tests and the bench need (root: apt-get).
 deps:
 	@scripts/setup.sh
+
+# Build dependencies only: one line naming what is missing and how to get
+# it.  Order-only prerequisite of the first build steps, so it runs on every
+# make that builds something, and never forces a rebuild.
+build-deps:
+	@miss=""; \
+	for t in $(CC):gcc $(CLANG):clang $(BPFTOOL):bpftool $(PKG_CONFIG):pkg-config; do \
+		command -v $${t%%:*} >/dev/null 2>&1 || miss="$$miss $${t##*:}"; \
+	done; \
+	if command -v $(PKG_CONFIG) >/dev/null 2>&1; then \
+		for l in $(BUILD_LIBS); do \
+			$(PKG_CONFIG) --exists $${l%%:*} || miss="$$miss $${l##*:}"; \
+		done; \
+		if $(PKG_CONFIG) --exists libbpf && \
+		   ! $(PKG_CONFIG) --atleast-version=$(LIBBPF_MIN) libbpf; then \
+			echo "make: libbpf $$($(PKG_CONFIG) --modversion libbpf) is too old:" \
+				"osdhist needs >= $(LIBBPF_MIN); install libbpf-dev and bpftool" \
+				"from bookworm-backports (scripts/setup.sh does)" >&2; exit 1; \
+		fi; \
+	fi; \
+	[ -z "$$miss" ] || { echo "make: missing build dependencies:$$miss;" \
+		"install them (apt-get install$$miss) or run 'sudo scripts/setup.sh'" >&2; \
+		exit 1; }
 
 $(OUT):
 	@mkdir -p $@
 
 # The build needs kernel BTF for vmlinux.h.  The programs use no CO-RE
 # relocation, so loading should not need it (not tested without BTF).
-$(OUT)/vmlinux.h: | $(OUT)
+$(OUT)/vmlinux.h: | $(OUT) build-deps
 	@test -r /sys/kernel/btf/vmlinux || { echo "make: this kernel has no BTF" \
 		"(/sys/kernel/btf/vmlinux): build on a kernel with CONFIG_DEBUG_INFO_BTF," \
 		"then copy ./osdhist" >&2; exit 1; }
@@ -50,58 +91,70 @@ $(OUT)/osdhist.bpf.o: bpf/osdhist.bpf.c maps/osdhist.h $(OUT)/vmlinux.h
 $(OUT)/osdhist.skel.h: $(OUT)/osdhist.bpf.o
 	$(BPFTOOL) gen skeleton $< name osdhist_bpf > $@.tmp && mv $@.tmp $@
 
-$(OUT)/%.o: loader/%.c $(wildcard loader/*.h) maps/osdhist.h $(OUT)/osdhist.skel.h
-	$(CC) $(CPPFLAGS) $(MHD_FLAGS) $(JSON_FLAGS) $(CFLAGS) -c $< -o $@
+$(OUT)/%.o: loader/%.c $(wildcard loader/*.h) maps/osdhist.h $(OUT)/osdhist.skel.h | build-deps
+	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) -c $< -o $@
 
 osdhist: $(OUT)/main.o $(LIB_OBJS)
-	$(CC) $(CFLAGS) $^ $(LDLIBS) -lm -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # The test build: the whole loader compiled again with OSDHIST_TEST_HOOKS
 # (loader/testhooks.h: faults driven by environment variables), into another
 # binary; ./osdhist never honours them.
 TH_OBJS := $(LOADER_SRCS:loader/%.c=$(OUT)/th/%.o)
 
-$(OUT)/th/%.o: loader/%.c $(wildcard loader/*.h) maps/osdhist.h $(OUT)/osdhist.skel.h
+$(OUT)/th/%.o: loader/%.c $(wildcard loader/*.h) maps/osdhist.h $(OUT)/osdhist.skel.h | build-deps
 	@mkdir -p $(OUT)/th
-	$(CC) $(CPPFLAGS) $(MHD_FLAGS) $(JSON_FLAGS) $(CFLAGS) -DOSDHIST_TEST_HOOKS -c $< -o $@
+	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) -DOSDHIST_TEST_HOOKS -c $< -o $@
 
 $(OUT)/osdhist-testhooks: $(TH_OBJS)
-	$(CC) $(CFLAGS) $^ $(LDLIBS) -lm -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(OUT)/unit_tests: $(UNIT_SRCS) $(LIB_OBJS)
-	$(CC) $(CPPFLAGS) $(JSON_FLAGS) $(CFLAGS) -Itests/unit $^ $(LDLIBS) -lm -lcmocka -o $@
+	@$(PKG_CONFIG) --exists cmocka || { echo "make: the unit tests need" \
+		"libcmocka-dev (apt-get install libcmocka-dev)" >&2; exit 1; }
+	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit $(UNIT_SRCS) $(LIB_OBJS) \
+		$(LDLIBS) -lcmocka -o $@
 
-unit-test: deps $(OUT)/unit_tests
+# The targets below install what they need first (scripts/setup.sh), then
+# build in a second make, so the build sees what setup.sh just installed.
+unit-test: deps
+	@$(MAKE) --no-print-directory $(OUT)/unit_tests
 	@$(OUT)/unit_tests
 
-integration-test: all
-	@tests/run-integration.sh
-
 # The one test command (README, .ci/run): unit tests, then integration tests
-# on throwaway clusters, then one summary line.
-test: all $(OUT)/unit_tests $(OUT)/osdhist-testhooks
+# on throwaway clusters, then one summary line.  TESTS="core cli" picks some.
+test: deps
+	@$(MAKE) --no-print-directory osdhist $(OUT)/unit_tests $(OUT)/osdhist-testhooks
 	@tests/run-all.sh
 
-demo: all
+demo: deps
+	@$(MAKE) --no-print-directory osdhist
 	@scripts/demo.sh
 
-bench: all
+bench: deps
+	@$(MAKE) --no-print-directory osdhist
 	@bench/run.sh
 
-bench-duty: all
+bench-duty: deps
+	@$(MAKE) --no-print-directory osdhist
 	@bench/duty.sh
 
-bench-waits: all
+bench-waits: deps
+	@$(MAKE) --no-print-directory osdhist
 	@bench/waits.sh
 
 # The unit's ExecStart names the installed binary: generated from
-# dist/osdhist.service.in with BINDIR substituted.
+# dist/osdhist.service.in with BINDIR substituted.  The Grafana dashboard
+# and the Prometheus rules go to DATADIR, to be copied or linked from there.
 install: osdhist
 	install -D -m 0755 osdhist $(DESTDIR)$(BINDIR)/osdhist
 	install -d $(DESTDIR)$(UNITDIR)
 	sed 's|@BINDIR@|$(BINDIR)|g' dist/osdhist.service.in > $(DESTDIR)$(UNITDIR)/osdhist.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/osdhist.service
 	install -D -m 0644 dist/osdhist.8 $(DESTDIR)$(MANDIR)/man8/osdhist.8
+	install -D -m 0644 dist/grafana/osdhist.json $(DESTDIR)$(DATADIR)/grafana/osdhist.json
+	install -D -m 0644 dist/prometheus/osdhist.rules.yml \
+		$(DESTDIR)$(DATADIR)/prometheus/osdhist.rules.yml
 
 clean:
 	rm -rf $(OUT) osdhist

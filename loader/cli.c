@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "http.h"
 
-enum { OPT_JSON = 1000, OPT_OSD, OPT_NO_SUBOPS, OPT_USAGE, OPT_PHASES,
+enum { OPT_OSD = 1000, OPT_NO_SUBOPS, OPT_USAGE, OPT_PHASES,
        OPT_SAMPLE, OPT_DRAIN, OPT_PROMETHEUS, OPT_TEXTFILE, OPT_PROM_BUCKETS,
        OPT_QUIET, OPT_PERF_UPROBES, OPT_NO_VERIFY, OPT_INSPECT, OPT_LIST };
 
@@ -31,12 +31,12 @@ static const char doc[] =
 "snapshot at once (the next interval then counts from there).\n"
 "Needs root (or CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN for uprobes and\n"
 "CAP_SYS_PTRACE for /proc/PID/exe).\n"
-"\n"
+"\v"
 "Examples:\n"
 "  osdhist             # all OSDs, every 5 s, until Ctrl-C\n"
 "  osdhist 1 10        # every second, 10 times\n"
 "  osdhist --osd 3 -m  # only osd.3, in milliseconds\n"
-"  osdhist --json 10   # JSON lines every 10 s (schema in README.md)\n"
+"  osdhist -j 10       # JSON lines every 10 s (schema in osdhist(8))\n"
 "  osdhist --quiet --prometheus 9720   # serve http://127.0.0.1:9720/metrics";
 
 #define STR_(x) #x
@@ -44,9 +44,14 @@ static const char doc[] =
 
 static const char args_doc[] = "[INTERVAL [COUNT]]";
 
+/* Grouped as --help shows them: a header entry opens each group and the
+ * entries after it join it (group 0 = the previous entry's group), so an
+ * option added below a header lands in that group. */
+enum { GRP_TRACING = 1, GRP_OUTPUT = 10, GRP_PROM = 20, GRP_INSPECT = 30 };
+
 static const struct argp_option opts[] = {
+	{ NULL, 0, NULL, 0, "Tracing: which OSDs, which ops, how", GRP_TRACING },
 	{ "pid", 'p', "PID", 0, "Trace only this ceph-osd process", 0 },
-	{ "osd", OPT_OSD, "ID", 0, "Show only this OSD id (e.g. 3 for osd.3)", 0 },
 	{ "pool", 'P', NULL, 0, "Key histograms by pool id as well (probes "
 	  "OSD::enqueue_op too: 3 hits per client op instead of 2)", 0 },
 	{ "phases", OPT_PHASES, NULL, 0,
@@ -64,13 +69,29 @@ static const struct argp_option opts[] = {
 	  "With --sample: a closed window keeps its probes while its ops keep "
 	  "ending (until none has for 100 ms), at most this long (default 2s); "
 	  "a drain cut short is counted in the health line", 0 },
+	{ "perf-uprobes", OPT_PERF_UPROBES, NULL, 0,
+	  "Attach perf-event uprobes instead of uprobe_multi links (what "
+	  "kernels before 6.6 get anyway); their detach stalls OSD threads", 0 },
+	{ "no-verify", OPT_NO_VERIFY, NULL, 0,
+	  "Do not check osdhist's counts against each OSD's own perf counters "
+	  "(perf dump over its admin socket, once a second)", 0 },
+
+	{ NULL, 0, NULL, 0, "Output: what is printed on stdout and stderr", GRP_OUTPUT },
+	{ "osd", OPT_OSD, "ID", 0, "Show only this OSD id (e.g. 3 for osd.3)", 0 },
+	{ "json", 'j', NULL, 0, "One JSON object per line instead of text", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each snapshot", 0 },
 	{ "milliseconds", 'm', NULL, 0, "Text output in milliseconds, not microseconds", 0 },
-	{ "json", OPT_JSON, NULL, 0, "One JSON object per line instead of text", 0 },
+	{ "quiet", 'q', NULL, 0,
+	  "Print no snapshot on stdout (with --prometheus or --textfile)", 0 },
+	{ "verbose", 'v', NULL, 0, "Print libbpf and attach details on stderr "
+	  "(with --inspect or --list: every derived offset and its witnesses)", 0 },
+
+	{ NULL, 0, NULL, 0, "Prometheus: cumulative metrics, refreshed every INTERVAL",
+	  GRP_PROM },
 	{ "prometheus", OPT_PROMETHEUS, "[ADDR:]PORT", 0,
 	  "Serve the histograms and health counters at http://ADDR:PORT/metrics "
-	  "in Prometheus' text format, cumulative, refreshed every INTERVAL "
-	  "(ADDR defaults to 127.0.0.1; PORT 0 picks a free one).  Limits: "
+	  "in Prometheus' text format (ADDR defaults to 127.0.0.1; PORT 0 "
+	  "picks a free one).  Limits: "
 	  STR(HTTP_PER_ADDR) " connections per client address, "
 	  STR(HTTP_CONNECTIONS) " in all, request line and headers within "
 	  STR(HTTP_REQUEST_S) "s, closed after " STR(HTTP_IDLE_S) "s idle; "
@@ -83,13 +104,9 @@ static const struct argp_option opts[] = {
 	{ "prom-buckets", OPT_PROM_BUCKETS, "LIST", 0,
 	  "Exported bucket bounds in seconds, comma-separated, increasing, at "
 	  "most 64 (default 25us to 10s: 0.000025,0.00005,0.0001,0.00025,...,10)", 0 },
-	{ "no-verify", OPT_NO_VERIFY, NULL, 0,
-	  "Do not check osdhist's counts against each OSD's own perf counters "
-	  "(perf dump over its admin socket, once a second)", 0 },
-	{ "quiet", 'q', NULL, 0,
-	  "Print no snapshot on stdout (with --prometheus or --textfile)", 0 },
-	{ "verbose", 'v', NULL, 0, "Print libbpf and attach details on stderr "
-	  "(with --inspect or --list: every derived offset and its witnesses)", 0 },
+
+	{ NULL, 0, NULL, 0, "Inspection: report on ceph-osd binaries, then exit",
+	  GRP_INSPECT },
 	{ "inspect", OPT_INSPECT, "PATH", 0,
 	  "Read the ceph-osd binary PATH, print its build-id, Ceph version and "
 	  "whether osdhist can trace it (the offsets derived from its code, or "
@@ -97,9 +114,8 @@ static const struct argp_option opts[] = {
 	{ "list", OPT_LIST, NULL, 0,
 	  "List every ceph-osd running on the host (containers too): OSD id, "
 	  "pid, Ceph version, build-id, traceable or why not; then exit", 0 },
-	{ "perf-uprobes", OPT_PERF_UPROBES, NULL, 0,
-	  "Attach perf-event uprobes instead of uprobe_multi links (what "
-	  "kernels before 6.6 get anyway); their detach stalls OSD threads", 0 },
+
+	/* group -1: argp's own place for these, last */
 	{ "help", 'h', NULL, 0, "Show this help and exit", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Show a short usage message and exit", -1 },
 	{ "version", 'V', NULL, 0, "Print the version and exit", -1 },
@@ -197,7 +213,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'T': o->timestamp = true; break;
 	case 'm': o->millis = true; break;
-	case OPT_JSON: o->json = true; break;
+	case 'j': o->json = true; break;
 	case 'v': o->verbose = true; break;
 	case OPT_PERF_UPROBES: o->perf_uprobes = true; break;
 	case OPT_PROMETHEUS:

@@ -103,5 +103,6 @@ int tracer_discover(struct tracer *t)
 			traced++;
 	}
 	detach_unused(t);
+	t->untraced = n - traced;
 	return traced;
 }

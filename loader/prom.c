@@ -221,7 +221,12 @@ static void print_health(FILE *f, const struct report *r)
 	one(f, "osdhist_hist_keys_capacity", "gauge",
 	    "Size of the kernel histogram map.", h->hists_max);
 	one(f, "osdhist_traced_processes", "gauge",
-	    "ceph-osd processes traced now.", h->osds);
+	    "ceph-osd processes found now (traced or not).", h->osds);
+	/* An OSD running but not traced would otherwise only be a line on
+	 * stderr: the alert OsdhistOsdNotTraced reads this. */
+	one(f, "osdhist_untraced_processes", "gauge",
+	    "ceph-osd processes found but not traced (binary refused; stderr says why).",
+	    h->untraced);
 	one(f, "osdhist_attached_binaries", "gauge",
 	    "ceph-osd binaries with probes attached now.", h->binaries);
 	/* With --sample, counts cover only the traced time: rate(count) /

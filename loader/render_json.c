@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* JSON lines: one object per series with ops in the interval, then one
- * health object.  The schema is in README.md. */
+ * health object.  The schema is in docs/reference.md. */
 #include "report.h"
 #include "stats.h"
 #include "verify.h"

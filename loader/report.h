@@ -47,7 +47,8 @@ struct health_report {
 	__u64 inflight_max;
 	__u64 hists;		/* histogram keys in use now */
 	__u64 hists_max;
-	int osds;		/* ceph-osd processes traced now */
+	int osds;		/* ceph-osd processes found now, traced or not */
+	int untraced;		/* ... of which not traced (binary refused) */
 	int binaries;		/* ceph-osd binaries attached now */
 	bool http;		/* --prometheus: http_rejected is meaningful */
 	__u64 http_rejected[NR_HTTP_REJECT];

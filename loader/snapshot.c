@@ -260,6 +260,7 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 		h->binaries += !t->bins[i].refused;
 	forget_dead(t);
 	h->osds = t->nprocs;
+	h->untraced = t->untraced;
 
 	for (int i = 0; i < t->nseries; i++) {
 		struct series_acc *s = &t->series[i];

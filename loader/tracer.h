@@ -63,6 +63,7 @@ struct tracer {
 	int nbins;
 	struct proc_slot procs[MAX_PROCS];
 	int nprocs;
+	int untraced;			/* found at the last scan, not traced */
 	struct series_acc *series;
 	int nseries, series_cap;
 	struct series_delta *deltas;

@@ -1,15 +1,19 @@
 #!/bin/sh
-# Installs every Debian package that building, the demo, the tests and the
-# bench need.  Idempotent; one dpkg-query when everything is already there.
+# Installs every Debian package that building, packaging, the demo, the
+# tests and the bench need.  Idempotent; one dpkg-query when everything is
+# already there.  Plain `make` does not run this: it needs only the build
+# dependencies (debian/control's Build-Depends) and names a missing one.
 #
 # libbpf-dev and bpftool come from bookworm-backports, Debian's own channel:
-# bookworm's libbpf 1.1.2 cannot create uprobe_multi links (libbpf >= 1.3).
+# bookworm's libbpf 1.1.2 cannot create uprobe_multi links (libbpf >= 1.3);
+# 1.4 is what the Makefile and debian/control ask for, and what is tested.
 set -eu
 
 PKGS="make gcc clang llvm libelf-dev zlib1g-dev pkg-config libcapstone-dev
 libcmocka-dev ceph-mon ceph-osd ceph-mgr ceph-common python3-rados jq
 libcap2-bin util-linux procps iproute2 bpftrace debootstrap debian-archive-keyring
-dwarves libmicrohttpd-dev libjson-c-dev prometheus curl systemd man-db groff-base"
+dwarves libmicrohttpd-dev libjson-c-dev prometheus curl systemd man-db groff-base
+python3-yaml debhelper devscripts dpkg-dev fakeroot lintian"
 BPO_PKGS="libbpf-dev bpftool"
 BPO_LIST=/etc/apt/sources.list.d/osdhist-bookworm-backports.sources
 
@@ -23,7 +27,7 @@ missing="" bpo_missing=""
 for p in $PKGS; do
 	installed "$p" || missing="$missing $p"
 done
-installed libbpf-dev 1:1.3 || bpo_missing="$bpo_missing libbpf-dev"
+installed libbpf-dev 1:1.4 || bpo_missing="$bpo_missing libbpf-dev"
 installed bpftool 7.3 || bpo_missing="$bpo_missing bpftool"
 [ -z "$missing$bpo_missing" ] && exit 0
 

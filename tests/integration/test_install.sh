@@ -1,8 +1,9 @@
 #!/bin/bash
 # Issue 7: `make install` puts the binary, the systemd unit and the man page
-# in place; the unit passes systemd-analyze verify and names the installed
-# binary; the man page renders without a warning and documents every option
-# of --help.  No cluster needed.
+# in place (issue 14: and the dashboard and rules in DATADIR); the unit
+# passes systemd-analyze verify and names the installed binary; the man page
+# renders without a warning and documents every option of --help.  No
+# cluster needed.
 # packages: make systemd (systemd-analyze) man-db groff-base
 . "$(dirname "$0")/../lib.sh"
 
@@ -12,8 +13,13 @@ unit=$D/usr/lib/systemd/system/osdhist.service
 man8=$D/usr/share/man/man8/osdhist.8
 
 check "make install DESTDIR=... PREFIX=/usr" make -s install DESTDIR="$D" PREFIX=/usr
-check_eq "exactly three files installed" "$(cd "$D" && find . -type f | sort | tr '\n' ' ')" \
-	"./usr/bin/osdhist ./usr/lib/systemd/system/osdhist.service ./usr/share/man/man8/osdhist.8 "
+check_eq "exactly five files installed" "$(cd "$D" && find . -type f | sort | tr '\n' ' ')" \
+	"./usr/bin/osdhist ./usr/lib/systemd/system/osdhist.service ./usr/share/man/man8/osdhist.8 \
+./usr/share/osdhist/grafana/osdhist.json ./usr/share/osdhist/prometheus/osdhist.rules.yml "
+for f in grafana/osdhist.json prometheus/osdhist.rules.yml; do
+	check "dist/$f installed as is, mode 0644" \
+		bash -c "cmp -s dist/$f '$D/usr/share/osdhist/$f' && [ \$(stat -c %a '$D/usr/share/osdhist/$f') = 644 ]"
+done
 check_eq "binary mode 0755" "$(stat -c %a "$D/usr/bin/osdhist")" 755
 check "binary is the one built" cmp -s osdhist "$D/usr/bin/osdhist"
 check_eq "unit mode 0644" "$(stat -c %a "$unit")" 644

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Command-line parsing: defaults, values, and refusals. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "unit.h"
 #include "cli.h"
 
@@ -75,6 +77,42 @@ static void help_exits_zero(void **state)
 	assert_true(o.exit_now);
 }
 
+static void short_json(void **state)
+{
+	const char *argv[] = { "osdhist", "-jT", "2" };
+	struct options o;
+	(void)state;
+
+	assert_int_equal(parse(&o, 3, argv), 0);
+	assert_true(o.json && o.timestamp);
+	assert_true(o.interval == 2);
+}
+
+/* --help: the three groups in order, each option under its own. */
+static void help_grouped(void **state)
+{
+	const char *argv[] = { "osdhist", "--help" };
+	char *out = NULL, *tr, *ou, *pr;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len), *saved = stdout;
+	struct options o;
+	(void)state;
+
+	assert_non_null(f);
+	stdout = f;
+	assert_int_equal(parse(&o, 2, argv), 0);
+	stdout = saved;
+	fclose(f);
+	tr = strstr(out, "\n Tracing:");
+	ou = strstr(out, "\n Output:");
+	pr = strstr(out, "\n Prometheus:");
+	assert_true(tr && ou && pr && tr < ou && ou < pr);
+	assert_true(strstr(out, "--sample") > tr && strstr(out, "--sample") < ou);
+	assert_true(strstr(out, "-j, --json") > ou && strstr(out, "-j, --json") < pr);
+	assert_true(strstr(out, "--prom-buckets") > pr);
+	free(out);
+}
+
 int run_cli_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -82,6 +120,8 @@ int run_cli_tests(void)
 		cmocka_unit_test(everything),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(help_exits_zero),
+		cmocka_unit_test(short_json),
+		cmocka_unit_test(help_grouped),
 	};
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -38,7 +38,7 @@ static void proc(const char *pid, const char *comm, const char *cmdline,
 	put("bin", comm, "ELF", 3);	/* a file for exe to point at */
 	snprintf(target, sizeof(target), "%s/bin/%s", root, comm);
 	snprintf(path, sizeof(path), "%s/%s/exe", root, pid);
-	symlink(target, path);
+	assert_int_equal(symlink(target, path), 0);
 }
 
 #define CMD(s) s, sizeof(s)

@@ -46,6 +46,7 @@ static void make(struct report *r)
 	r->health.inflight = 1;
 	r->health.inflight_max = 16384;
 	r->health.osds = 2;
+	r->health.untraced = 1;
 	r->health.binaries = 1;
 }
 
@@ -175,6 +176,8 @@ static void labels_and_types(void **state)
 	assert_non_null(strstr(out, "# TYPE osdhist_inflight_ops gauge\nosdhist_inflight_ops 1\n"));
 	assert_non_null(strstr(out, "osdhist_inflight_capacity 16384\n"));
 	assert_non_null(strstr(out, "osdhist_traced_processes 2\n"));
+	assert_non_null(strstr(out, "# TYPE osdhist_untraced_processes gauge\n"
+			       "osdhist_untraced_processes 1\n"));
 	assert_non_null(strstr(out, "osdhist_attached_binaries 1\n"));
 	assert_non_null(strstr(out, "osdhist_last_snapshot_timestamp_seconds 1700000000.250\n"));
 	assert_non_null(strstr(out, "# TYPE osdhist_build_info gauge\n"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Renderers: the text layout and the JSON schema promised in README.md. */
+/* Renderers: the text layout and the JSON schema promised in docs/reference.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
