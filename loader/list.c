@@ -5,10 +5,12 @@
  * are derived exactly as for tracing (binary_inspect), so what these print
  * is what a trace would use.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "asok.h"
 #include "list.h"
 #include "procs.h"
 
@@ -63,6 +65,19 @@ struct seen {
 	char err[1024];
 };
 
+/* The admin socket osdhist's own check will read, as --list's last word. */
+static void print_socket(const struct osd_proc *p)
+{
+	char path[PATH_MAX];
+	const char *how = NULL;
+	int err = asok_find("/proc", p->pid, p->osd_id, path, sizeof(path), &how);
+
+	if (err)
+		printf("; admin socket: none found (%s)", strerror(-err));
+	else
+		printf("; admin socket %s (%s)", path, how);
+}
+
 int list_osds(const struct options *o)
 {
 	static struct osd_proc procs[LIST_MAX_PROCS];
@@ -110,6 +125,7 @@ int list_osds(const struct options *o)
 		} else {
 			printf("not traceable: %s", s->err);
 		}
+		print_socket(p);
 		printf("\n");
 		if (o->verbose && s->b.why[0][0])
 			list_print_offsets(stdout, &s->b);
