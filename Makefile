@@ -84,6 +84,11 @@ $(OUT)/fuzz_binary_cov: $(FUZZ_SRCS) $(FUZZ_HDRS) | $(OUT)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -fprofile-instr-generate \
 		-fcoverage-mapping $(FUZZ_SRCS) $(FUZZ_LIBS) -o $@
 
+# The DWARF oracle of test_dwarf.sh: the offsets osdhist derives from code,
+# read from Debian's ceph-osd-dbg with libdw instead.  Test-only.
+$(OUT)/dwarf_offsets: tests/dwarf/dwarf_offsets.c | $(OUT)
+	$(CC) $(CFLAGS) $< -ldw -lelf -o $@
+
 # Runs the fuzzer FUZZ_SECONDS on a corpus kept in build/fuzz-corpus; the
 # test suite runs the same script for 120 s on a throwaway corpus.
 fuzz: deps $(OUT)/fuzz_binary $(OUT)/fuzz_binary_cov
