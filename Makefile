@@ -7,7 +7,7 @@ BPFTOOL  ?= bpftool
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
 CPPFLAGS += -Ibuild -Imaps -Iloader
-LDLIBS   += -lbpf -lelf -lz
+LDLIBS   += -lbpf -lelf -lz -lcapstone
 # '=' not ':=': expanded when used, after `deps` may have installed it
 MHD_FLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
@@ -69,8 +69,9 @@ integration-test: all
 # source coverage, to show which lines the seeds and the corpus reach.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 180
-FUZZ_SRCS     = tests/fuzz/fuzz_binary.c loader/binary.c $(wildcard loader/derive.c)
-FUZZ_HDRS     = loader/binary.h $(wildcard loader/derive.h) maps/osdhist.h
+FUZZ_SRCS     = tests/fuzz/fuzz_binary.c loader/binary.c \
+		$(wildcard loader/derive.c loader/symtrace.c)
+FUZZ_HDRS     = loader/binary.h $(wildcard loader/derive.h loader/symtrace.h) maps/osdhist.h
 FUZZ_CS       = $(if $(wildcard loader/derive.c),capstone)
 FUZZ_CFLAGS   = -g -O1 -fno-omit-frame-pointer -std=c11 -Wall -Wextra -Werror \
 		-D_GNU_SOURCE $(CPPFLAGS) $(if $(FUZZ_CS),$(shell pkg-config --cflags capstone))

@@ -23,7 +23,7 @@ static struct bpf_program *prog_of(struct tracer *t, int fn)
 	switch (fn) {
 	case FN_ENQUEUE_OP: return t->skel->progs.op_enqueue;
 	case FN_LOG_OP_STATS: return t->skel->progs.op_done;
-	case FN_UNREGISTER_INFLIGHT_OP: return t->skel->progs.op_unregister;
+	case FN_UNREGISTERED: return t->skel->progs.op_unregister;
 	case FN_REPOP_COMMIT:
 		return t->opt->no_subops ? NULL : t->skel->progs.subop_done;
 	case FN_DEQUEUE_OP:
@@ -43,7 +43,7 @@ static struct binary_slot *find_slot(struct tracer *t, dev_t dev, ino_t ino)
 	return NULL;
 }
 
-static void set_offsets(struct tracer *t, const struct ceph_offsets *o)
+static void set_offsets(struct tracer *t, const struct osd_offsets *o)
 {
 	t->skel->bss->off_op_request = o->op_request;
 	t->skel->bss->off_op_rmw = o->op_rmw;
@@ -124,7 +124,7 @@ static int sync_links(struct tracer *t, struct binary_slot *b)
 	/* The start probe last: by the time it is attached every end probe
 	 * is in, so no op that gets an entry can end unseen. */
 	for (int i = 1; i <= NR_PROBE_FNS; i++) {
-		int f = i % NR_PROBE_FNS;	/* FN_ENQUEUE_OP (0) last */
+		int f = (FN_ENQUEUE_OP + i) % NR_PROBE_FNS;	/* FN_ENQUEUE_OP last */
 
 		if (!wanted(t, f) || b->links[f])
 			continue;

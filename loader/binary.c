@@ -1,112 +1,78 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What osdhist needs from a ceph-osd binary, read with libelf: the build-id,
- * the file offsets of the probed functions (from .dynsym: Debian's binary is
- * stripped but exports its C++ symbols), and the struct offsets the BPF
- * programs read.  Offsets come from a table keyed by build-id, and every one
- * is checked against an instruction of Ceph's own that uses it, so another
- * build gets a clear refusal, never garbage.
+ * the Ceph version string, the file offsets of the probed functions (from
+ * .dynsym: Debian's binaries are stripped but export their C++ symbols), and
+ * the code of the functions derive.c reads the offsets from.
+ *
+ * The file is untrusted (a container's ceph-osd reaches a root process):
+ * it is read with pread, never mapped (a truncation under us must not be a
+ * SIGBUS); every size and offset it states is checked against the file's
+ * size and against BINARY_MAX_* before it is used.
  */
+#include <capstone/capstone.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "binary.h"
 
+#define SUBMIT_SIG "18submit_transactionERK9hobject_tRK17object_stat_sum_tRK10eversion_t" \
+	"OSt10unique_ptrI13PGTransactionSt14default_deleteISA_EES8_S8_OSt6vectorI14" \
+	"pg_log_entry_tSaISG_EERSt8optionalI20pg_hit_set_history_tEP7Contextm11" \
+	"osd_reqid_tN5boost13intrusive_ptrI9OpRequestEE"
+
 const char *const probe_fn_symbol[NR_PROBE_FNS] = {
-	[FN_ENQUEUE_OP] = "_ZN3OSD10enqueue_opE5spg_tON5boost13intrusive_ptrI9OpRequestEEj",
 	[FN_LOG_OP_STATS] = "_ZN12PrimaryLogPG12log_op_statsERK9OpRequestmm",
-	[FN_UNREGISTER_INFLIGHT_OP] = "_ZN9OpTracker22unregister_inflight_opEP9TrackedOp",
+	[FN_UNREGISTERED] = "_ZN9OpRequest13_unregisteredEv",
 	[FN_REPOP_COMMIT] = "_ZN17ReplicatedBackend12repop_commitESt10shared_ptrINS_9RepModifyEE",
+	[FN_ENQUEUE_OP] = "_ZN3OSD10enqueue_opE5spg_tON5boost13intrusive_ptrI9OpRequestEEj",
 	[FN_DEQUEUE_OP] = "_ZN3OSD10dequeue_opEN5boost13intrusive_ptrI2PGEENS1_I9OpRequestEERN10ThreadPool8TPHandleE",
-	[FN_REP_SUBMIT] = "_ZN17ReplicatedBackend18submit_transactionERK9hobject_tRK17object_stat_sum_tRK10eversion_tOSt10unique_ptrI13PGTransactionSt14default_deleteISA_EES8_S8_OSt6vectorI14pg_log_entry_tSaISG_EERSt8optionalI20pg_hit_set_history_tEP7Contextm11osd_reqid_tN5boost13intrusive_ptrI9OpRequestEE",
-	[FN_EC_SUBMIT] = "_ZN9ECBackend18submit_transactionERK9hobject_tRK17object_stat_sum_tRK10eversion_tOSt10unique_ptrI13PGTransactionSt14default_deleteISA_EES8_S8_OSt6vectorI14pg_log_entry_tSaISG_EERSt8optionalI20pg_hit_set_history_tEP7Contextm11osd_reqid_tN5boost13intrusive_ptrI9OpRequestEE",
+	[FN_REP_SUBMIT] = "_ZN17ReplicatedBackend" SUBMIT_SIG,
+	[FN_EC_SUBMIT] = "_ZN9ECBackend" SUBMIT_SIG,
 };
+#define ECSWITCH_SUBMIT "_ZN8ECSwitch" SUBMIT_SIG
+#define VERSION_FN "_Z19ceph_version_to_strv"
 
 const char *const probe_fn_pretty[NR_PROBE_FNS] = {
-	[FN_ENQUEUE_OP] = "OSD::enqueue_op",
 	[FN_LOG_OP_STATS] = "PrimaryLogPG::log_op_stats",
-	[FN_UNREGISTER_INFLIGHT_OP] = "OpTracker::unregister_inflight_op",
+	[FN_UNREGISTERED] = "OpRequest::_unregistered",
 	[FN_REPOP_COMMIT] = "ReplicatedBackend::repop_commit",
+	[FN_ENQUEUE_OP] = "OSD::enqueue_op",
 	[FN_DEQUEUE_OP] = "OSD::dequeue_op",
 	[FN_REP_SUBMIT] = "ReplicatedBackend::submit_transaction",
 	[FN_EC_SUBMIT] = "ECBackend::submit_transaction",
 };
 
-/* An instruction of Ceph's that proves an offset: its bytes at a vaddr. */
-struct insn_check {
+/* The symbols looked up: probes, derive.c's functions, the version. */
+enum { SYM_PROBE = 0, SYM_DERIVE = NR_PROBE_FNS, SYM_ECSWITCH = SYM_DERIVE + NR_DF,
+       SYM_VERSION, NR_SYMS };
+
+struct sym {
 	uint64_t vaddr;
-	const char *hex;
-	const char *proves;
+	uint64_t size;
 };
 
-struct build_entry {
-	const char *build_id;
-	const char *what;
-	struct ceph_offsets offs;
-	struct insn_check checks[16];
+struct elf_file {
+	int fd;
+	uint64_t size;
+	Elf *elf;
 };
 
-static const struct build_entry builds[] = {
-	{
-		.build_id = "fb66b3cec5f264a2f863d96fa875eb4ae39bb0bf",
-		.what = "Debian 12 ceph-osd 16.2.15+ds-0+deb12u2",
-		.offs = { .op_request = 0xe0, .op_rmw = 0xc0, .msg_type = 0x28,
-			  .msg_recv = 0xc8,
-			  .op_dequeued = 0x150, .repmod_op = 0, .sp_spg = 8,
-			  .sp_submit_op = 80 },
-		.checks = {
-			/* log_op_stats: mov 0xe0(%rsi),%r15 -- op.get_req() */
-			{ 0x76da19, "4c8bbee0000000", "OpRequest::request at 0xe0" },
-			/* log_op_stats: mov 0xcc(%r15),%esi; mov 0xc8(%r15),%edi
-			 * -- now - m->get_recv_stamp(), r15 = op.get_req() */
-			{ 0x76da57, "418bb7cc000000418bbfc8000000",
-			  "Message::recv_stamp at 0xc8" },
-			/* log_op_stats: lea 0xc0(%r12),%r14 -- &op.op_info for may_read() */
-			{ 0x76dbaa, "4d8db424c0000000", "OpRequest::op_info at 0xc0" },
-			/* enqueue_op: mov 0xe0(%rdi),%rax; mov 0x3d(%rax),%rcx;
-			 * movzwl 0x28(%rax),%eax -- op->get_req()->get_source()
-			 * and ->get_type(): the packed ceph_msg_header at 0x18 */
-			{ 0x65689c, "488b87e0000000488b483d0fb74028",
-			  "Message::header.type at 0x28" },
-			/* OpInfo::check_rmw: mov (%rdi),%rax -- rmw_flags first */
-			{ 0x1001b10, "488b07", "OpInfo::rmw_flags at 0" },
-			/* dequeue_op: mov %eax,0x150(%rdx); mov %eax,%eax;
-			 * mov %ecx,0x154(%rdx) -- op->set_dequeued_time(now) */
-			{ 0x64a192, "89825001000089c0898a54010000",
-			  "OpRequest::dequeued_time at 0x150" },
-			/* repop_commit: mov (%rsi),%rax; mov (%rax),%rdi --
-			 * rm->op->mark_commit_sent() */
-			{ 0xa0934f, "488b06488b38", "RepModify::op at 0" },
-			/* enqueue_op: 6 pushes, sub $0x98,%rsp, then
-			 * mov 0xd0(%rsp),%rax: pgid.m_pool at entry %rsp + 8 */
-			{ 0x6567b0, "415741564155415455534881ec98000000", "enqueue_op's frame" },
-			{ 0x6567d2, "488b8424d0000000", "spg_t at entry %rsp + 8" },
-			/* ReplicatedBackend::submit_transaction: push %rbp;
-			 * mov %rsp,%rbp ... mov 0x58(%rbp),%rax: op at entry
-			 * %rsp + 80 */
-			{ 0xa05320, "554889e5", "submit_transaction's frame" },
-			{ 0xa05371, "488b4558", "its OpRequestRef at entry %rsp + 80" },
-			/* ECBackend::submit_transaction: 6 pushes, sub $0xb8,%rsp,
-			 * mov 0x138(%rsp),%rax: op at entry %rsp + 80 too */
-			{ 0xa55060, "41574989ff4989d24881c79801000041564155"
-				    "4d89cd41544989cc554889f5534881ecb8000000",
-			  "EC submit_transaction's frame" },
-			{ 0xa550bd, "488b842438010000", "its OpRequestRef at entry %rsp + 80" },
-		},
-	},
-};
-
-static int hexbyte(const char *s)
+static const char *sym_name(int i)
 {
-	unsigned v;
-
-	return sscanf(s, "%2x", &v) == 1 ? (int)v : -1;
+	if (i < SYM_DERIVE)
+		return probe_fn_symbol[i];
+	if (i < SYM_ECSWITCH)
+		return derive_fn_symbol[i - SYM_DERIVE];
+	return i == SYM_ECSWITCH ? ECSWITCH_SUBMIT : VERSION_FN;
 }
 
 static int find_build_id(Elf *elf, char *out)
@@ -122,40 +88,49 @@ static int find_build_id(Elf *elf, char *out)
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
 			continue;
 		d = elf_getdata(scn, NULL);
+		/* gelf_getnote checks name and desc against d_size */
 		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
 			const unsigned char *desc = (unsigned char *)d->d_buf + doff;
 
 			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-			    memcmp((char *)d->d_buf + noff, "GNU", 4) || nh.n_descsz > 20)
+			    memcmp((char *)d->d_buf + noff, "GNU", 4) ||
+			    !nh.n_descsz || nh.n_descsz > 20)
 				continue;
 			for (size_t i = 0; i < nh.n_descsz; i++)
-				sprintf(out + 2 * i, "%02x", desc[i]);
+				snprintf(out + 2 * i, 3, "%02x", desc[i]);
 			return 0;
 		}
 	}
 	return -1;
 }
 
-/* vaddr -> file offset through the executable PT_LOAD that maps it. */
-static int vaddr_to_off(Elf *elf, uint64_t vaddr, uint64_t *off)
+/* vaddr .. vaddr + len -> file offset, inside one PT_LOAD's file bytes that
+ * lie inside the file.  exec: only an executable segment. */
+static int vaddr_to_off(const struct elf_file *f, uint64_t vaddr, uint64_t len, bool exec,
+			uint64_t *off)
 {
 	size_t n;
 	GElf_Phdr ph;
 
-	if (elf_getphdrnum(elf, &n))
+	if (elf_getphdrnum(f->elf, &n) || n > 4096)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+		if (!gelf_getphdr(f->elf, i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_filesz) {
-			*off = vaddr - ph.p_vaddr + ph.p_offset;
-			return 0;
-		}
+		if (exec && !(ph.p_flags & PF_X))
+			continue;
+		if (ph.p_offset > f->size || ph.p_filesz > f->size - ph.p_offset)
+			continue;	/* states bytes the file does not have */
+		if (vaddr < ph.p_vaddr || vaddr - ph.p_vaddr >= ph.p_filesz ||
+		    len > ph.p_filesz - (vaddr - ph.p_vaddr))
+			continue;
+		*off = vaddr - ph.p_vaddr + ph.p_offset;
+		return 0;
 	}
 	return -1;
 }
 
-static void find_symbols(Elf *elf, uint64_t vaddr[NR_PROBE_FNS])
+static void find_symbols(Elf *elf, struct sym syms[NR_SYMS])
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -163,110 +138,268 @@ static void find_symbols(Elf *elf, uint64_t vaddr[NR_PROBE_FNS])
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *d;
 		GElf_Sym sym;
+		size_t count;
 
 		if (!gelf_getshdr(scn, &sh) ||
-		    (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB))
+		    (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) ||
+		    sh.sh_entsize != sizeof(Elf64_Sym))
 			continue;
 		d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+		if (!d || !d->d_buf)
+			continue;
+		/* d_size is what libelf read, not what the header claims */
+		count = d->d_size / sizeof(Elf64_Sym);
+		if (count > BINARY_MAX_SYMS)
+			count = BINARY_MAX_SYMS;
+		for (size_t i = 0; i < count; i++) {
 			const char *name;
 
-			if (!gelf_getsym(d, i, &sym) || !sym.st_value ||
-			    GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+			if (!gelf_getsym(d, (int)i, &sym) || !sym.st_value ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF)
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			for (int f = 0; name && f < NR_PROBE_FNS; f++)
-				if (!vaddr[f] && !strcmp(name, probe_fn_symbol[f]))
-					vaddr[f] = sym.st_value;
-		}
-	}
-}
-
-static int check_insn(int fd, Elf *elf, const struct insn_check *c)
-{
-	unsigned char buf[64];
-	size_t len = strlen(c->hex) / 2;
-	uint64_t off;
-
-	if (len > sizeof(buf) || vaddr_to_off(elf, c->vaddr, &off) ||
-	    pread(fd, buf, len, off) != (ssize_t)len)
-		return -1;
-	for (size_t i = 0; i < len; i++)
-		if (hexbyte(c->hex + 2 * i) != buf[i])
-			return -1;
-	return 0;
-}
-
-static int verify(int fd, Elf *elf, struct osd_binary *b, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < sizeof(builds) / sizeof(builds[0]); i++) {
-		const struct build_entry *e = &builds[i];
-
-		if (strcmp(e->build_id, b->build_id))
-			continue;
-		for (size_t c = 0; c < sizeof(e->checks) / sizeof(e->checks[0]); c++) {
-			if (!e->checks[c].hex)
+			if (!name || name[0] != '_')
 				continue;
-			if (check_insn(fd, elf, &e->checks[c])) {
-				snprintf(err, errlen, "build-id %s: the instruction at 0x%lx "
-					 "that proves %s does not match; the binary is not "
-					 "the build osdhist knows (%s)", b->build_id,
-					 (unsigned long)e->checks[c].vaddr,
-					 e->checks[c].proves, e->what);
-				return -1;
-			}
+			for (int s = 0; s < NR_SYMS; s++)
+				if (!syms[s].vaddr && !strcmp(name, sym_name(s))) {
+					syms[s].vaddr = sym.st_value;
+					syms[s].size = sym.st_size;
+				}
 		}
-		b->offs = e->offs;
-		return 0;
 	}
-	snprintf(err, errlen, "build-id %s is not in osdhist's table of verified "
-		 "Ceph offsets (known: Debian 12 ceph-osd 16.2.15); add it to "
-		 "loader/binary.c after checking the offsets", b->build_id);
-	return -1;
+}
+
+/* The function's bytes, at most BINARY_MAX_FN_BYTES; NULL if the symbol's
+ * range is not in an executable segment of the file. */
+static uint8_t *read_fn(const struct elf_file *f, const struct sym *s, size_t *len)
+{
+	uint64_t off, n = s->size;
+	uint8_t *buf;
+
+	if (!n)
+		return NULL;
+	if (n > BINARY_MAX_FN_BYTES)
+		n = BINARY_MAX_FN_BYTES;
+	if (vaddr_to_off(f, s->vaddr, n, true, &off))
+		return NULL;
+	buf = malloc(n);
+	if (!buf)
+		return NULL;
+	if (pread(f->fd, buf, n, (off_t)off) != (ssize_t)n) {
+		free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+/* A version string as Ceph prints it: digits.digits.digits then [-+~.\w]. */
+static bool version_like(const char *s)
+{
+	int dots = 0;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	for (; *s; s++) {
+		if (*s == '.')
+			dots++;
+		else if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+			   (*s >= 'A' && *s <= 'Z') || strchr("-+~_", *s)))
+			return false;
+	}
+	return dots >= 2;
+}
+
+/* ceph_version_to_str() returns getenv("CEPH_VER_OVERRIDE") or the build's
+ * CEPH_GIT_NICE_VER: the %rip-relative string it loads that looks like a
+ * version is the binary's own. */
+static void find_version(const struct elf_file *f, const struct sym *s, char *out, size_t outlen)
+{
+	size_t len = 0;
+	uint8_t *code;
+	const uint8_t *p;
+	uint64_t addr;
+	cs_insn *in;
+	csh h;
+
+	snprintf(out, outlen, "unknown");
+	if (!s->vaddr || s->size > 256 || !(code = read_fn(f, s, &len)))
+		return;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) {
+		free(code);
+		return;
+	}
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	in = cs_malloc(h);
+	p = code;
+	addr = s->vaddr;
+	while (in && len && cs_disasm_iter(h, &p, &len, &addr, in)) {
+		const cs_x86 *x = &in->detail->x86;
+		char buf[64];
+		uint64_t target, off;
+		ssize_t n;
+
+		if (in->id != X86_INS_LEA || x->op_count != 2 ||
+		    x->operands[1].type != X86_OP_MEM || x->operands[1].mem.base != X86_REG_RIP)
+			continue;
+		target = in->address + in->size + (uint64_t)x->operands[1].mem.disp;
+		if (vaddr_to_off(f, target, 1, false, &off))
+			continue;
+		n = pread(f->fd, buf, sizeof(buf) - 1, (off_t)off);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		if (strlen(buf) < (size_t)n && version_like(buf) && strlen(buf) < outlen) {
+			snprintf(out, outlen, "%s", buf);
+			break;
+		}
+	}
+	if (in)
+		cs_free(in, 1);
+	cs_close(&h);
+	free(code);
+}
+
+static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
+		   char *err, size_t errlen)
+{
+	struct sym syms[NR_SYMS];
+	struct derive_in din;
+	struct derive_out dout;
+	uint8_t *code[DF_NR_CODE] = { 0 };
+	GElf_Ehdr eh;
+	int ret = -1;
+
+	if (!gelf_getehdr(f->elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_machine != EM_X86_64) {
+		snprintf(err, errlen, "%s is not an x86-64 ELF binary", name);
+		return -1;
+	}
+	if (find_build_id(f->elf, b->build_id))
+		snprintf(b->build_id, sizeof(b->build_id), "none");
+	memset(syms, 0, sizeof(syms));
+	find_symbols(f->elf, syms);
+	find_version(f, &syms[SYM_VERSION], b->version, sizeof(b->version));
+
+	/* 20.x: ECSwitch dispatches to both EC backends, probe it instead */
+	if (syms[SYM_ECSWITCH].vaddr)
+		syms[SYM_PROBE + FN_EC_SUBMIT] = syms[SYM_ECSWITCH];
+	for (int p = 0; p < NR_PROBE_FNS; p++) {
+		const struct sym *s = &syms[SYM_PROBE + p];
+
+		if (s->vaddr && vaddr_to_off(f, s->vaddr, 1, true, &b->fn_off[p])) {
+			snprintf(err, errlen, "ceph-osd %s (build-id %s): symbol %s is not "
+				 "in an executable segment of the file", name, b->build_id,
+				 probe_fn_pretty[p]);
+			return -1;
+		}
+		if (!s->vaddr && (PROBES_REQUIRED & (1u << p))) {
+			snprintf(err, errlen, "ceph-osd %s (build-id %s) lacks the symbol "
+				 "%s (%s); osdhist cannot trace this build", name,
+				 b->build_id, probe_fn_symbol[p], probe_fn_pretty[p]);
+			return -1;
+		}
+	}
+
+	memset(&din, 0, sizeof(din));
+	for (int d = 0; d < NR_DF; d++) {
+		const struct sym *s = &syms[SYM_DERIVE + d];
+
+		din.fn[d].vaddr = s->vaddr;
+		if (d >= DF_NR_CODE || !s->vaddr)
+			continue;
+		code[d] = read_fn(f, s, &din.fn[d].len);
+		din.fn[d].code = code[d];
+		if (!code[d])
+			din.fn[d].vaddr = 0;	/* unreadable: as if absent */
+	}
+	ret = derive_offsets(&din, b->build_id, &dout, err, errlen);
+	b->offs = dout.offs;
+	b->have = dout.have;
+	memcpy(b->why, dout.why, sizeof(b->why));
+	if (ret) {
+		/* prefix which binary: err already names the build-id */
+		char tmp[1024];
+
+		snprintf(tmp, sizeof(tmp), "ceph-osd %s %s", name, err);
+		snprintf(err, errlen, "%s", tmp);
+	}
+	for (int d = 0; d < DF_NR_CODE; d++)
+		free(code[d]);
+	return ret;
 }
 
 int binary_inspect(const char *path, const char *name, struct osd_binary *b,
 		   char *err, size_t errlen)
 {
-	uint64_t vaddr[NR_PROBE_FNS] = { 0 };
-	Elf *elf = NULL;
-	int fd, ret = -1;
+	struct elf_file f = { .fd = -1 };
+	struct stat st;
+	int ret = -1;
 
 	memset(b, 0, sizeof(*b));
+	snprintf(b->build_id, sizeof(b->build_id), "none");
+	snprintf(b->version, sizeof(b->version), "unknown");
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
 		return -1;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	f.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f.fd < 0) {
 		snprintf(err, errlen, "cannot open %s: %s", name, strerror(errno));
 		return -1;
 	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+	if (fstat(f.fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s is not a regular file", name);
+		goto out;
+	}
+	if ((uint64_t)st.st_size > BINARY_MAX_SIZE) {
+		snprintf(err, errlen, "%s is larger than %llu MiB: not read", name,
+			 (unsigned long long)(BINARY_MAX_SIZE >> 20));
+		goto out;
+	}
+	f.size = (uint64_t)st.st_size;
+	/* ELF_C_READ: libelf preads what it needs, checked against the size */
+	f.elf = elf_begin(f.fd, ELF_C_READ, NULL);
+	if (!f.elf || elf_kind(f.elf) != ELF_K_ELF) {
 		snprintf(err, errlen, "%s is not an ELF binary", name);
 		goto out;
 	}
-	if (find_build_id(elf, b->build_id))
-		strcpy(b->build_id, "none");
-	find_symbols(elf, vaddr);
-	for (int f = 0; f < NR_PROBE_FNS; f++) {
-		if (!vaddr[f]) {
-			snprintf(err, errlen, "ceph-osd %s (build-id %s) lacks the "
-				 "symbol %s (%s); osdhist cannot trace this build",
-				 name, b->build_id, probe_fn_symbol[f], probe_fn_pretty[f]);
-			goto out;
-		}
-		if (vaddr_to_off(elf, vaddr[f], &b->fn_off[f])) {
-			snprintf(err, errlen, "%s: symbol %s is not in a loaded segment",
-				 name, probe_fn_pretty[f]);
-			goto out;
-		}
-	}
-	ret = verify(fd, elf, b, err, errlen);
+	ret = inspect(&f, name, b, err, errlen);
 out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	if (f.elf)
+		elf_end(f.elf);
+	close(f.fd);
 	return ret;
+}
+
+const char *const osd_feature_name[NR_FEATS] = {
+	[FEAT_POOL] = "-P", [FEAT_PHASES] = "--phases", [FEAT_OPTYPES] = "op-type counts",
+};
+
+int binary_feature(const struct osd_binary *b, enum osd_feature f, char *why, size_t len)
+{
+	static const uint32_t offs[NR_FEATS] = {
+		[FEAT_POOL] = OFF_BIT(OFF_SP_SPG),
+		[FEAT_PHASES] = OFF_BIT(OFF_SP_SUBMIT_OP),
+		[FEAT_OPTYPES] = OFF_BIT(OFF_MOSDOP_OPS) | OFF_BIT(OFF_OSDOP_SIZE) |
+				 OFF_BIT(OFF_OSDOP_RVAL),
+	};
+	static const uint32_t fns[NR_FEATS] = {
+		[FEAT_POOL] = 1u << FN_ENQUEUE_OP,
+		[FEAT_PHASES] = (1u << FN_DEQUEUE_OP) | (1u << FN_REP_SUBMIT) |
+				(1u << FN_EC_SUBMIT),
+	};
+
+	for (int p = 0; p < NR_PROBE_FNS; p++)
+		if ((fns[f] & (1u << p)) && !b->fn_off[p]) {
+			snprintf(why, len, "the binary lacks %s", probe_fn_pretty[p]);
+			return -1;
+		}
+	for (int o = 0; o < NR_OFFS; o++)
+		if ((offs[f] & OFF_BIT(o)) && !(b->have & OFF_BIT(o))) {
+			snprintf(why, len, "%s: %s", osd_off_name[o], b->why[o]);
+			return -1;
+		}
+	return 0;
 }

@@ -5,44 +5,64 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The functions osdhist probes, in the order of the probes in attach.c. */
+#include "derive.h"
+
+/* The functions osdhist may probe.  The first three are needed to trace at
+ * all; the others are 0 in fn_off when the binary lacks them. */
 enum probe_fn {
-	FN_ENQUEUE_OP,
-	FN_LOG_OP_STATS,
-	FN_UNREGISTER_INFLIGHT_OP,
-	FN_REPOP_COMMIT,	/* sub-ops, unless --no-subops */
-	FN_DEQUEUE_OP,		/* --phases */
-	FN_REP_SUBMIT,		/* --phases */
-	FN_EC_SUBMIT,		/* --phases */
+	FN_LOG_OP_STATS,	/* PrimaryLogPG::log_op_stats */
+	FN_UNREGISTERED,	/* OpRequest::_unregistered() */
+	FN_REPOP_COMMIT,	/* ReplicatedBackend::repop_commit */
+	FN_ENQUEUE_OP,		/* OSD::enqueue_op (-P) */
+	FN_DEQUEUE_OP,		/* OSD::dequeue_op (--phases) */
+	FN_REP_SUBMIT,		/* ReplicatedBackend::submit_transaction (--phases) */
+	FN_EC_SUBMIT,		/* ECSwitch::submit_transaction when the binary has
+				 * it (20.x: it dispatches to both EC backends),
+				 * else ECBackend:: (--phases) */
 	NR_PROBE_FNS,
 };
-
-/* Offsets inside Ceph objects the BPF programs read (bpf/ rodata). */
-struct ceph_offsets {
-	uint32_t op_request;	/* OpRequest::request */
-	uint32_t op_rmw;	/* OpRequest::op_info.rmw_flags */
-	uint32_t msg_type;	/* Message::header.type */
-	uint32_t msg_recv;	/* Message::recv_stamp */
-	uint32_t op_dequeued;	/* OpRequest::dequeued_time */
-	uint32_t repmod_op;	/* ReplicatedBackend::RepModify::op */
-	uint32_t sp_spg;	/* enqueue_op's spg_t: entry %rsp + this */
-	uint32_t sp_submit_op;	/* submit_transaction's OpRequestRef: likewise */
-};
+#define PROBES_REQUIRED	((1u << FN_LOG_OP_STATS) | (1u << FN_UNREGISTERED) | \
+			 (1u << FN_REPOP_COMMIT))
 
 struct osd_binary {
-	char build_id[41];
-	uint64_t fn_off[NR_PROBE_FNS];	/* file offsets for the uprobes */
-	struct ceph_offsets offs;
+	char build_id[41];		/* hex, or "none" */
+	char version[64];		/* the binary's own Ceph version, e.g.
+					 * "16.2.15"; "unknown" if not found */
+	uint64_t fn_off[NR_PROBE_FNS];	/* file offsets for uprobes, 0 = absent */
+	struct osd_offsets offs;	/* valid where `have` says so */
+	uint32_t have;			/* OFF_BIT(enum osd_off) of derived ones */
+	/* per offset: its witnesses ("Fn1, Fn2") or why it is unknown */
+	char why[NR_OFFS][256];
 };
 
 extern const char *const probe_fn_symbol[NR_PROBE_FNS];
 extern const char *const probe_fn_pretty[NR_PROBE_FNS];
 
-/* Reads PATH (an ELF ceph-osd; NAME is how messages call it): build-id,
- * the probed symbols, and the Ceph offsets for that build-id, verified
- * against the binary's own instructions.  0 on success; otherwise a one-line
- * reason in err and -1. */
+/* Reads PATH (an x86-64 ELF ceph-osd; NAME is how messages call it): its
+ * build-id, version, the probed symbols, and every offset of struct
+ * osd_offsets derived from its code (derive.h).  0 when it can be traced:
+ * the required symbols and OFFS_REQUIRED are all there (optional offsets
+ * may still be missing: see `have` and `why`).  Otherwise -1, err holds one
+ * line, and *b is filled as far as it got (build_id, version, why). */
 int binary_inspect(const char *path, const char *name, struct osd_binary *b,
 		   char *err, size_t errlen);
+
+/* What an optional feature needs beyond tracing at all. */
+enum osd_feature {
+	FEAT_POOL,	/* -P: sp_spg and OSD::enqueue_op */
+	FEAT_PHASES,	/* --phases: sp_submit_op, dequeue_op, submit_transaction */
+	FEAT_OPTYPES,	/* per-op-type counting: mosdop_ops, osdop_size, osdop_rval */
+	NR_FEATS,
+};
+extern const char *const osd_feature_name[NR_FEATS];
+
+/* 0 if b supports feature f; otherwise -1 and why holds a phrase naming
+ * what is missing (e.g. "sp_spg: witnesses disagree: ..."). */
+int binary_feature(const struct osd_binary *b, enum osd_feature f, char *why, size_t len);
+
+/* Bounds on what is read of an untrusted binary. */
+#define BINARY_MAX_SIZE		(1ull << 30)	/* whole file */
+#define BINARY_MAX_SYMS		(4u << 20)	/* symbols per table */
+#define BINARY_MAX_FN_BYTES	(64u << 10)	/* code read per function */
 
 #endif

@@ -14,7 +14,7 @@
 
 enum { OPT_JSON = 1000, OPT_OSD, OPT_NO_SUBOPS, OPT_USAGE, OPT_PHASES,
        OPT_SAMPLE, OPT_DRAIN, OPT_PROMETHEUS, OPT_TEXTFILE, OPT_PROM_BUCKETS,
-       OPT_QUIET };
+       OPT_QUIET, OPT_INSPECT, OPT_LIST };
 
 static const char doc[] =
 "osdhist: latency histograms of Ceph OSD ops, aggregated in the kernel.\n"
@@ -73,7 +73,15 @@ static const struct argp_option opts[] = {
 	  "most 64 (default 25us to 10s: 0.000025,0.00005,0.0001,0.00025,...,10)", 0 },
 	{ "quiet", 'q', NULL, 0,
 	  "Print no snapshot on stdout (with --prometheus or --textfile)", 0 },
-	{ "verbose", 'v', NULL, 0, "Print libbpf and attach details on stderr", 0 },
+	{ "verbose", 'v', NULL, 0, "Print libbpf and attach details on stderr "
+	  "(with --inspect or --list: every derived offset and its witnesses)", 0 },
+	{ "inspect", OPT_INSPECT, "PATH", 0,
+	  "Read the ceph-osd binary PATH, print its build-id, Ceph version and "
+	  "whether osdhist can trace it (the offsets derived from its code, or "
+	  "why not), and exit: 0 traceable, 1 not", 0 },
+	{ "list", OPT_LIST, NULL, 0,
+	  "List every ceph-osd running on the host (containers too): OSD id, "
+	  "pid, Ceph version, build-id, traceable or why not; then exit", 0 },
 	{ "help", 'h', NULL, 0, "Show this help and exit", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Show a short usage message and exit", -1 },
 	{ "version", 'V', NULL, 0, "Print the version and exit", -1 },
@@ -193,6 +201,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case 'q': o->quiet = true; break;
+	case OPT_INSPECT:
+		if (!*arg)
+			return bad("--inspect", arg, "expected the path of a ceph-osd binary");
+		o->inspect = arg;
+		break;
+	case OPT_LIST: o->list = true; break;
 	case 'h':
 		/* argp_state_help() is silent under ARGP_NO_ERRS */
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, state->name);
@@ -252,6 +266,11 @@ int cli_parse(int argc, char **argv, struct options *o)
 	prom_default_buckets(&o->buckets);
 	err = argp_parse(&argp, argc, argv,
 			 ARGP_NO_ERRS | ARGP_NO_HELP | ARGP_IN_ORDER, NULL, o);
+	if (!err && o->inspect && o->list) {
+		fprintf(stderr, "osdhist: --inspect and --list are two different "
+			"commands: give one\n");
+		return 2;
+	}
 	if (!err && o->quiet && !o->prometheus && !o->textfile && !o->exit_now) {
 		fprintf(stderr, "osdhist: --quiet needs --prometheus or --textfile "
 			"(there would be no output at all)\n");

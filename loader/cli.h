@@ -30,6 +30,8 @@ struct options {
 	const char *textfile;	/* --textfile PATH, NULL = off */
 	struct prom_buckets buckets;	/* --prom-buckets, in ns */
 	bool quiet;		/* --quiet: no snapshots on stdout */
+	const char *inspect;	/* --inspect PATH: report on a binary, exit */
+	bool list;		/* --list: report on every running ceph-osd, exit */
 	bool exit_now;		/* --help/--usage/--version printed: exit 0 */
 };
 

@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "cli.h"
+#include "list.h"
 #include "export.h"
 #include "procs.h"
 #include "tracer.h"
@@ -119,6 +120,10 @@ int main(int argc, char **argv)
 	err = cli_parse(argc, argv, &o);
 	if (err || o.exit_now)
 		return err;
+	if (o.inspect)
+		return list_inspect(&o);
+	if (o.list)
+		return list_osds(&o);
 	verbose = o.verbose;
 	libbpf_set_print(libbpf_print);
 	if (o.pid && check_pid(o.pid))

@@ -57,7 +57,7 @@ struct tracer {
 	const char *proc_root;
 	struct osdhist_bpf *skel;
 	bool offsets_set;
-	struct ceph_offsets offs;
+	struct osd_offsets offs;
 	struct binary_slot bins[MAX_BINARIES];
 	int nbins;
 	struct proc_slot procs[MAX_PROCS];

@@ -12,6 +12,7 @@ int main(void)
 	failed += run_procs_tests();
 	failed += run_render_tests();
 	failed += run_binary_tests();
+	failed += run_derive_tests();
 	failed += run_prom_tests();
 	return failed ? 1 : 0;
 }

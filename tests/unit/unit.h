@@ -12,4 +12,5 @@ int run_cli_tests(void);
 int run_procs_tests(void);
 int run_render_tests(void);
 int run_binary_tests(void);
+int run_derive_tests(void);
 int run_prom_tests(void);

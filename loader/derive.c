@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * struct osd_offsets from the ceph-osd binary's own code.  Each witness is a
+ * question asked of one function's symbolic trace (symtrace.h), phrased in
+ * terms of what the C++ source does, e.g. "log_op_stats passes &op->op_info
+ * to OpInfo::may_read: which offset of its OpRequest argument is that?".
+ * The answers of different functions for one offset must all agree, and at
+ * least two must exist.  What each witness reads, per release, is in
+ * tests/unit/derive_fixture.h (real bytes of 16.2.15, 18.2.7, 20.2.4).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive.h"
+#include "symtrace.h"
+
+#define SUBMIT_SIG "18submit_transactionERK9hobject_tRK17object_stat_sum_tRK10eversion_t" \
+	"OSt10unique_ptrI13PGTransactionSt14default_deleteISA_EES8_S8_OSt6vectorI14" \
+	"pg_log_entry_tSaISG_EERSt8optionalI20pg_hit_set_history_tEP7Contextm11" \
+	"osd_reqid_tN5boost13intrusive_ptrI9OpRequestEE"
+
+const char *const derive_fn_symbol[NR_DF] = {
+	[DF_MAYBE_INIT_OP_INFO] = "_ZN9OpRequest18maybe_init_op_infoERK6OSDMap",
+	[DF_LOG_OP_STATS] = "_ZN12PrimaryLogPG12log_op_statsERK9OpRequestmm",
+	[DF_DEQUEUE_OP] = "_ZN3OSD10dequeue_opEN5boost13intrusive_ptrI2PGEENS1_I9OpRequestEERN10ThreadPool8TPHandleE",
+	[DF_ENQUEUE_OP] = "_ZN3OSD10enqueue_opE5spg_tON5boost13intrusive_ptrI9OpRequestEEj",
+	[DF_OPREQUEST_CTOR] = "_ZN9OpRequestC2EP7MessageP9OpTracker",
+	[DF_REPOP_COMMIT] = "_ZN17ReplicatedBackend12repop_commitESt10shared_ptrINS_9RepModifyEE",
+	[DF_REPMOD_DISPOSE] = "_ZNSt23_Sp_counted_ptr_inplaceIN17ReplicatedBackend9RepModifyESaIvEL"
+			      "N9__gnu_cxx12_Lock_policyE2EE10_M_disposeEv",
+	[DF_CHECK_RMW] = "_ZNK6OpInfo9check_rmwEi",
+	[DF_REP_SUBMIT] = "_ZN17ReplicatedBackend" SUBMIT_SIG,
+	[DF_EC_SUBMIT] = "_ZN9ECBackend" SUBMIT_SIG,
+	[DF_ECSWITCH_SUBMIT] = "_ZN8ECSwitch" SUBMIT_SIG,
+	[DF_SET_FROM_OP] = "_ZN6OpInfo11set_from_opEPKN7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS3_EEEERK6OSDMap",
+	[DF_MAY_READ] = "_ZNK6OpInfo8may_readEv",
+	[DF_MARK_FLAG_POINT] = "_ZN9OpRequest15mark_flag_pointEhPKc",
+	[DF_TRACKEDOP_PUT] = "_ZN9TrackedOp3putEv",
+};
+
+const char *const derive_fn_pretty[NR_DF] = {
+	[DF_MAYBE_INIT_OP_INFO] = "OpRequest::maybe_init_op_info",
+	[DF_LOG_OP_STATS] = "PrimaryLogPG::log_op_stats",
+	[DF_DEQUEUE_OP] = "OSD::dequeue_op",
+	[DF_ENQUEUE_OP] = "OSD::enqueue_op",
+	[DF_OPREQUEST_CTOR] = "OpRequest::OpRequest",
+	[DF_REPOP_COMMIT] = "ReplicatedBackend::repop_commit",
+	[DF_REPMOD_DISPOSE] = "shared_ptr<RepModify>::_M_dispose",
+	[DF_CHECK_RMW] = "OpInfo::check_rmw",
+	[DF_REP_SUBMIT] = "ReplicatedBackend::submit_transaction",
+	[DF_EC_SUBMIT] = "ECBackend::submit_transaction",
+	[DF_ECSWITCH_SUBMIT] = "ECSwitch::submit_transaction",
+	[DF_SET_FROM_OP] = "OpInfo::set_from_op",
+	[DF_MAY_READ] = "OpInfo::may_read",
+	[DF_MARK_FLAG_POINT] = "OpRequest::mark_flag_point",
+	[DF_TRACKEDOP_PUT] = "TrackedOp::put",
+};
+
+const char *const osd_off_name[NR_OFFS] = {
+	[OFF_OP_REQUEST] = "op_request", [OFF_OP_RMW] = "op_rmw",
+	[OFF_OP_DEQUEUED] = "op_dequeued", [OFF_MSG_TYPE] = "msg_type",
+	[OFF_MSG_RECV] = "msg_recv", [OFF_REPMOD_OP] = "repmod_op",
+	[OFF_SP_SPG] = "sp_spg", [OFF_SP_SUBMIT_OP] = "sp_submit_op",
+	[OFF_MOSDOP_OPS] = "mosdop_ops", [OFF_OSDOP_SIZE] = "osdop_size",
+	[OFF_OSDOP_RVAL] = "osdop_rval",
+};
+
+/* Ceph's message types the witnesses compare with (src/msg/Message.h). */
+#define CEPH_MSG_OSD_OP_T	42
+#define MSG_OSD_REPOP_T		112
+
+/* Offsets above this are not a field of these objects: a witness that
+ * finds one has found something else. */
+#define MAX_FIELD_OFF		0x10000
+
+/* One witness's answer. */
+struct answer {
+	const char *who;
+	int found;
+	int64_t val;
+};
+
+#define MAX_ANSWERS	8
+
+struct offset_witnesses {
+	struct answer a[MAX_ANSWERS];
+	int n;
+};
+
+static void answer(struct offset_witnesses *w, const char *who, int found, int64_t val)
+{
+	if (w->n < MAX_ANSWERS)
+		w->a[w->n++] = (struct answer){ who, found && val >= 0 && val < MAX_FIELD_OFF, val };
+}
+
+/* --- what one function says ------------------------------------------ */
+
+struct fact {
+	int ok;
+	int64_t v;
+};
+
+static void set(struct fact *f, int64_t v)
+{
+	if (!f->ok)
+		*f = (struct fact){ 1, v };
+}
+
+struct facts {
+	struct fact mi_request, mi_opinfo, mi_rmw;
+	struct fact ls_request, ls_recv, ls_opinfo, ls_dequeued;
+	struct fact dq_request, dq_recv, dq_dequeued;
+	struct fact eq_request, eq_recv, eq_spg;
+	struct fact ct_request, ct_type;
+	struct fact rc_repmod, rc_request, rc_type;
+	struct fact rd_repmod;
+	struct fact cr_rmw;
+	struct fact sub[3];	/* Replicated, EC, ECSwitch: OpRequestRef slot */
+};
+
+/* A pair of 4-byte loads at off and off + 4 from node base: a utime_t
+ * (sec, nsec) read field by field.  The lower offset, or -1. */
+static int64_t utime_pair(const struct symtrace *t, int base)
+{
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+
+		if (e->type != EV_LOAD || e->size != 4 || e->base != base)
+			continue;
+		for (int j = 0; j < t->nev; j++) {
+			const struct st_event *f = &t->ev[j];
+
+			if (f->type == EV_LOAD && f->size == 4 && f->base == base &&
+			    (f->off == e->off + 4 || f->off == e->off - 4))
+				return e->off < f->off ? e->off : f->off;
+		}
+	}
+	return -1;
+}
+
+/* The first node loaded (8 bytes) from [op + F] whose pointee is read as a
+ * utime_t pair; sets request = F, recv = the pair's offset. */
+static void request_and_recv(const struct symtrace *t, int op, struct fact *req, struct fact *recv)
+{
+	for (int n = 0; n < t->nnodes; n++) {
+		int64_t f, r;
+
+		if (t->nodes[n].size != 8 || !st_is_load_of(t, n, op, &f))
+			continue;
+		r = utime_pair(t, n);
+		if (r >= 0) {
+			set(req, f);
+			set(recv, r);
+			return;
+		}
+	}
+}
+
+/* OpRequest::maybe_init_op_info(): `if (op_info.get_flags()) return 0;
+ * return op_info.set_from_op(get_req<MOSDOp>(), osdmap);` -- a compare of
+ * the u64 at this + rmw with 0, then a call of set_from_op(this + op_info,
+ * [this + request]). */
+static void read_mi(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
+{
+	int self = st_arg(t, ARG_RDI);
+
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+		int64_t off;
+
+		if (e->type == EV_CMP && e->imm == 0 && e->size == 8 &&
+		    st_is_load_of(t, e->node, self, &off))
+			set(&fx->mi_rmw, off);
+		if (e->type == EV_CALL && e->target == in->fn[DF_SET_FROM_OP].vaddr &&
+		    e->target && e->args[0].node == self) {
+			set(&fx->mi_opinfo, e->args[0].add);
+			if (e->args[1].add == 0 && st_is_load_of(t, e->args[1].node, self, &off))
+				set(&fx->mi_request, off);
+		}
+	}
+}
+
+/* PrimaryLogPG::log_op_stats(const OpRequest& op, ...): `now -
+ * m->get_recv_stamp()` with m = op.get_req(), `now - op.get_dequeued_time()`,
+ * then `op.may_read()` etc. on &op.op_info. */
+static void read_ls(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
+{
+	int op = st_arg(t, ARG_RSI);
+	int64_t d;
+
+	request_and_recv(t, op, &fx->ls_request, &fx->ls_recv);
+	d = utime_pair(t, op);
+	if (d >= 0)
+		set(&fx->ls_dequeued, d);
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+
+		if (e->type == EV_CALL && e->target && e->target == in->fn[DF_MAY_READ].vaddr &&
+		    e->args[0].node == op)
+			set(&fx->ls_opinfo, e->args[0].add);
+	}
+}
+
+/* OSD::dequeue_op(PGRef pg, OpRequestRef op, ...): `op->set_dequeued_time(now)`
+ * is the first store into the OpRequest; `now - m->get_recv_stamp()` follows.
+ * op arrives by invisible reference in %rdx. */
+static void read_dq(const struct symtrace *t, struct facts *fx)
+{
+	int op = st_load(t, st_arg(t, ARG_RDX), 0, 8);
+
+	if (op < 0)
+		return;
+	request_and_recv(t, op, &fx->dq_request, &fx->dq_recv);
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+
+		if (e->type == EV_STORE && e->base == op && e->size >= 4) {
+			set(&fx->dq_dequeued, e->off);
+			break;
+		}
+	}
+}
+
+/* OSD::enqueue_op(spg_t pg, OpRequestRef&& op, epoch_t): its first statement
+ * is `stamp = op->get_req()->get_recv_stamp()`, read before any call; the
+ * spg_t (MEMORY class) is read from the caller's frame in the prologue. */
+static void read_eq(const struct symtrace *t, struct facts *fx)
+{
+	int op = st_load(t, st_arg(t, ARG_RSI), 0, 8);
+	int sp = st_sp(t);
+	int64_t lowest = -1;
+
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+		int64_t f;
+
+		if (e->type != EV_LOAD || e->ncalls)
+			continue;
+		if (e->base == sp && e->off > 0 && (lowest < 0 || e->off < lowest))
+			lowest = e->off;
+		if (op >= 0 && !fx->eq_recv.ok && t->nodes[e->base].size == 8 &&
+		    st_is_load_of(t, e->base, op, &f)) {
+			set(&fx->eq_request, f);
+			set(&fx->eq_recv, e->off);
+		}
+	}
+	if (lowest > 0)
+		set(&fx->eq_spg, lowest);
+}
+
+/* OpRequest::OpRequest(Message *req, OpTracker *): `request(req)` stores the
+ * argument into this; `if (req->get_type() == CEPH_MSG_OSD_OP)`. */
+static void read_ct(const struct symtrace *t, struct facts *fx)
+{
+	int self = st_arg(t, ARG_RDI), msg = st_arg(t, ARG_RSI);
+
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+		int64_t off;
+
+		if (e->type == EV_STORE && e->base == self && e->size == 8 &&
+		    e->src.node == msg && e->src.add == 0)
+			set(&fx->ct_request, e->off);
+		if (e->type == EV_CMP && e->imm == CEPH_MSG_OSD_OP_T && e->size == 2 &&
+		    st_is_load_of(t, e->node, msg, &off))
+			set(&fx->ct_type, off);
+	}
+}
+
+/* ReplicatedBackend::repop_commit(RepModifyRef rm): `rm->op->mark_commit_sent()`
+ * (a call of mark_flag_point on [rm + op]) and `ceph_assert(m->get_type() ==
+ * MSG_OSD_REPOP)` with m = rm->op->get_req(). */
+static void read_rc(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
+{
+	int rm = st_load(t, st_arg(t, ARG_RSI), 0, 8);
+
+	if (rm < 0)
+		return;
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+		int64_t f, g, h;
+
+		if (e->type == EV_CALL && e->target && e->target == in->fn[DF_MARK_FLAG_POINT].vaddr &&
+		    e->args[0].add == 0 && st_is_load_of(t, e->args[0].node, rm, &f))
+			set(&fx->rc_repmod, f);
+		if (e->type == EV_CMP && e->imm == MSG_OSD_REPOP_T && e->size == 2 &&
+		    e->node >= 0 && t->nodes[e->node].kind == N_LOAD) {
+			int req = t->nodes[e->node].base;
+			int op = t->nodes[req].kind == N_LOAD ? t->nodes[req].base : -1;
+
+			h = t->nodes[e->node].off;
+			if (op >= 0 && st_is_load_of(t, req, op, &g) && st_is_load_of(t, op, rm, &f)) {
+				set(&fx->rc_request, g);
+				set(&fx->rc_type, h);
+			}
+		}
+	}
+}
+
+/* std::_Sp_counted_ptr_inplace<RepModify>::_M_dispose(): destroys the
+ * RepModify held inline after the control block's vptr and two counts
+ * (libstdc++: 16 bytes), which releases `op` with TrackedOp::put(). */
+#define SP_INPLACE_STORAGE	16
+
+static void read_rd(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
+{
+	int self = st_arg(t, ARG_RDI);
+
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+		int64_t off;
+
+		if (e->type == EV_CALL && e->target && e->target == in->fn[DF_TRACKEDOP_PUT].vaddr &&
+		    e->args[0].add == 0 && st_is_load_of(t, e->args[0].node, self, &off) &&
+		    off >= SP_INPLACE_STORAGE)
+			set(&fx->rd_repmod, off - SP_INPLACE_STORAGE);
+	}
+}
+
+/* OpInfo::check_rmw(int flag): `ceph_assert(rmw_flags != 0); return
+ * rmw_flags & flag;` -- the first u64 read from this. */
+static void read_cr(const struct symtrace *t, struct facts *fx)
+{
+	int self = st_arg(t, ARG_RDI);
+
+	for (int i = 0; i < t->nev; i++)
+		if (t->ev[i].type == EV_LOAD && t->ev[i].base == self && t->ev[i].size == 8) {
+			set(&fx->cr_rmw, t->ev[i].off);
+			return;
+		}
+}
+
+/* {Replicated,EC}Backend / ECSwitch::submit_transaction(..., OpRequestRef op):
+ * op is the last parameter, so the highest caller-frame slot the prologue
+ * reads (before any call) is the pointer to it. */
+static void read_sub(const struct symtrace *t, struct fact *f)
+{
+	int sp = st_sp(t);
+	int64_t hi = -1;
+
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+
+		if (e->type == EV_LOAD && !e->ncalls && e->base == sp && e->off > 0 &&
+		    e->size == 8 && e->off > hi)
+			hi = e->off;
+	}
+	if (hi > 0)
+		set(f, hi);
+}
+
+/* --- the SysV ABI witnesses ------------------------------------------ */
+
+/*
+ * Where a parameter lives at entry, from the signature alone: INTEGER
+ * parameters take %rdi..%r9 then 8-byte caller-frame slots from entry
+ * %rsp + 8; a MEMORY-class one (an aggregate over 16 bytes) takes its size
+ * rounded to 8 in the frame.  Sizes of Ceph's by-value aggregates here:
+ * spg_t = pg_t (u64 m_pool, u32 m_seed: 16) + shard_id_t (s8) = 24;
+ * osd_reqid_t = entity_name_t (u8 + s64: 16) + u64 tid + s32 inc = 32.
+ * A non-trivially copyable class (intrusive_ptr) is passed as a pointer.
+ */
+struct abi_param {
+	int mem_size;		/* 0: INTEGER class */
+};
+
+static int64_t abi_stack_slot(const struct abi_param *p, int n, int which)
+{
+	int regs = 0;
+	int64_t slot = 8;
+
+	for (int i = 0; i < n; i++) {
+		if (!p[i].mem_size && regs < NR_ARGS) {
+			regs++;
+			if (i == which)
+				return -1;	/* in a register */
+			continue;
+		}
+		if (i == which)
+			return slot;
+		slot += p[i].mem_size ? (p[i].mem_size + 7) / 8 * 8 : 8;
+	}
+	return -1;
+}
+
+/* OSD::enqueue_op(this, spg_t, OpRequestRef&&, epoch_t): the spg_t. */
+static int64_t abi_enqueue_spg(void)
+{
+	static const struct abi_param p[] = { {0}, {24}, {0}, {0} };
+
+	return abi_stack_slot(p, 4, 1);
+}
+
+/* submit_transaction(this, soid&, delta&, at_version&, t&&, trim_to&,
+ * min_last_complete_ondisk&, log_entries&&, hset_history&, on_all_commit,
+ * tid, osd_reqid_t reqid, OpRequestRef op): the op. */
+static int64_t abi_submit_op(void)
+{
+	static const struct abi_param p[] = {
+		{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {32}, {0} };
+
+	return abi_stack_slot(p, 13, 12);
+}
+
+/* --- agreement --------------------------------------------------------- */
+
+static void add(struct offset_witnesses *w, int df, const struct derive_in *in,
+		const char *who, struct fact f)
+{
+	if (df >= 0 && !in->fn[df].vaddr)
+		return;		/* the binary has no such function: not looked at */
+	answer(w, who, f.ok, f.v);
+}
+
+/* Judges one offset: 0 and *val if >= 2 answers and all agree.  why gets
+ * the witness list, or the reason. */
+static int judge(const struct offset_witnesses *w, int64_t *val, char *why, size_t len)
+{
+	int found = 0, first = -1;
+	size_t o = 0;
+
+	why[0] = 0;
+	for (int i = 0; i < w->n; i++) {
+		if (!w->a[i].found)
+			continue;
+		found++;
+		if (first < 0)
+			first = i;
+	}
+	for (int i = 0; first >= 0 && i < w->n; i++) {
+		if (!w->a[i].found || w->a[i].val == w->a[first].val)
+			continue;
+		snprintf(why, len, "witnesses disagree: %s says 0x%llx, %s says 0x%llx",
+			 w->a[first].who, (unsigned long long)w->a[first].val,
+			 w->a[i].who, (unsigned long long)w->a[i].val);
+		return -1;
+	}
+	if (found < 2) {
+		o = (size_t)snprintf(why, len, "%s witness (looked at: ",
+				     found ? "only one" : "no");
+		for (int i = 0; i < w->n && o < len; i++)
+			o += (size_t)snprintf(why + o, len - o, "%s%s%s", i ? ", " : "",
+					      w->a[i].who, w->a[i].found ? " [found]" : "");
+		if (!w->n && o < len)
+			o += (size_t)snprintf(why + o, len - o, "none in this binary");
+		if (o < len)
+			snprintf(why + o, len - o, ")");
+		return -1;
+	}
+	for (int i = 0; i < w->n && o < len; i++)
+		if (w->a[i].found)
+			o += (size_t)snprintf(why + o, len - o, "%s%s", o ? ", " : "", w->a[i].who);
+	*val = w->a[first].val;
+	return 0;
+}
+
+static uint32_t *field(struct osd_offsets *offs, enum osd_off o)
+{
+	switch (o) {
+	case OFF_OP_REQUEST: return &offs->op_request;
+	case OFF_OP_RMW: return &offs->op_rmw;
+	case OFF_OP_DEQUEUED: return &offs->op_dequeued;
+	case OFF_MSG_TYPE: return &offs->msg_type;
+	case OFF_MSG_RECV: return &offs->msg_recv;
+	case OFF_REPMOD_OP: return &offs->repmod_op;
+	case OFF_SP_SPG: return &offs->sp_spg;
+	case OFF_SP_SUBMIT_OP: return &offs->sp_submit_op;
+	case OFF_MOSDOP_OPS: return &offs->mosdop_ops;
+	case OFF_OSDOP_SIZE: return &offs->osdop_size;
+	case OFF_OSDOP_RVAL: return &offs->osdop_rval;
+	default: return &offs->pad;
+	}
+}
+
+uint32_t osd_off_get(const struct osd_offsets *offs, enum osd_off o)
+{
+	return *field((struct osd_offsets *)offs, o);
+}
+
+static struct fact sum(struct fact a, struct fact b)
+{
+	return (struct fact){ a.ok && b.ok, a.v + b.v };
+}
+
+static struct fact abi(int64_t v)
+{
+	return (struct fact){ v >= 0, v };
+}
+
+static void read_all(const struct derive_in *in, struct facts *fx, struct symtrace *t)
+{
+	for (int f = 0; f < DF_NR_CODE; f++) {
+		const struct derive_code *c = &in->fn[f];
+
+		if (!c->vaddr || !c->code || !c->len || symtrace_run(c->code, c->len, c->vaddr, t))
+			continue;
+		switch (f) {
+		case DF_MAYBE_INIT_OP_INFO: read_mi(t, in, fx); break;
+		case DF_LOG_OP_STATS: read_ls(t, in, fx); break;
+		case DF_DEQUEUE_OP: read_dq(t, fx); break;
+		case DF_ENQUEUE_OP: read_eq(t, fx); break;
+		case DF_OPREQUEST_CTOR: read_ct(t, fx); break;
+		case DF_REPOP_COMMIT: read_rc(t, in, fx); break;
+		case DF_REPMOD_DISPOSE: read_rd(t, in, fx); break;
+		case DF_CHECK_RMW: read_cr(t, fx); break;
+		case DF_REP_SUBMIT: read_sub(t, &fx->sub[0]); break;
+		case DF_EC_SUBMIT: read_sub(t, &fx->sub[1]); break;
+		case DF_ECSWITCH_SUBMIT: read_sub(t, &fx->sub[2]); break;
+		}
+	}
+}
+
+static void collect(const struct derive_in *in, const struct facts *fx, enum osd_off o,
+		    struct offset_witnesses *w)
+{
+	memset(w, 0, sizeof(*w));
+	switch (o) {
+	case OFF_OP_REQUEST:
+		add(w, DF_MAYBE_INIT_OP_INFO, in, "OpRequest::maybe_init_op_info", fx->mi_request);
+		add(w, DF_LOG_OP_STATS, in, "PrimaryLogPG::log_op_stats", fx->ls_request);
+		add(w, DF_DEQUEUE_OP, in, "OSD::dequeue_op", fx->dq_request);
+		add(w, DF_ENQUEUE_OP, in, "OSD::enqueue_op", fx->eq_request);
+		add(w, DF_OPREQUEST_CTOR, in, "OpRequest::OpRequest", fx->ct_request);
+		add(w, DF_REPOP_COMMIT, in, "ReplicatedBackend::repop_commit", fx->rc_request);
+		break;
+	case OFF_OP_RMW:
+		add(w, DF_MAYBE_INIT_OP_INFO, in, "OpRequest::maybe_init_op_info", fx->mi_rmw);
+		if (in->fn[DF_CHECK_RMW].vaddr)
+			add(w, DF_LOG_OP_STATS, in, "PrimaryLogPG::log_op_stats+OpInfo::check_rmw",
+			    sum(fx->ls_opinfo, fx->cr_rmw));
+		break;
+	case OFF_OP_DEQUEUED:
+		add(w, DF_LOG_OP_STATS, in, "PrimaryLogPG::log_op_stats", fx->ls_dequeued);
+		add(w, DF_DEQUEUE_OP, in, "OSD::dequeue_op", fx->dq_dequeued);
+		break;
+	case OFF_MSG_TYPE:
+		add(w, DF_OPREQUEST_CTOR, in, "OpRequest::OpRequest", fx->ct_type);
+		add(w, DF_REPOP_COMMIT, in, "ReplicatedBackend::repop_commit", fx->rc_type);
+		break;
+	case OFF_MSG_RECV:
+		add(w, DF_LOG_OP_STATS, in, "PrimaryLogPG::log_op_stats", fx->ls_recv);
+		add(w, DF_DEQUEUE_OP, in, "OSD::dequeue_op", fx->dq_recv);
+		add(w, DF_ENQUEUE_OP, in, "OSD::enqueue_op", fx->eq_recv);
+		break;
+	case OFF_REPMOD_OP:
+		add(w, DF_REPOP_COMMIT, in, "ReplicatedBackend::repop_commit", fx->rc_repmod);
+		add(w, DF_REPMOD_DISPOSE, in, "shared_ptr<RepModify>::_M_dispose", fx->rd_repmod);
+		break;
+	case OFF_SP_SPG:
+		add(w, DF_ENQUEUE_OP, in, "OSD::enqueue_op", fx->eq_spg);
+		add(w, DF_ENQUEUE_OP, in, "SysV ABI of OSD::enqueue_op's signature",
+		    abi(abi_enqueue_spg()));
+		break;
+	case OFF_SP_SUBMIT_OP:
+		add(w, DF_REP_SUBMIT, in, "ReplicatedBackend::submit_transaction", fx->sub[0]);
+		add(w, DF_EC_SUBMIT, in, "ECBackend::submit_transaction", fx->sub[1]);
+		add(w, DF_ECSWITCH_SUBMIT, in, "ECSwitch::submit_transaction", fx->sub[2]);
+		if (in->fn[DF_REP_SUBMIT].vaddr || in->fn[DF_EC_SUBMIT].vaddr)
+			add(w, -1, in, "SysV ABI of submit_transaction's signature",
+			    abi(abi_submit_op()));
+		break;
+	default:
+		break;
+	}
+}
+
+int derive_offsets(const struct derive_in *in, const char *build_id,
+		   struct derive_out *out, char *err, size_t errlen)
+{
+	struct symtrace *t = malloc(sizeof(*t));
+	struct facts fx;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&fx, 0, sizeof(fx));
+	if (!t) {
+		snprintf(err, errlen, "out of memory deriving offsets for build-id %s", build_id);
+		return -1;
+	}
+	read_all(in, &fx, t);
+	free(t);
+
+	for (int o = 0; o < NR_OFFS; o++) {
+		struct offset_witnesses w;
+		int64_t v;
+
+		collect(in, &fx, o, &w);
+		if (o >= OFF_MOSDOP_OPS && !w.n) {
+			snprintf(out->why[o], sizeof(out->why[o]),
+				 "no witness for it in this osdhist");
+			continue;
+		}
+		if (judge(&w, &v, out->why[o], sizeof(out->why[o]))) {
+			if (!ret && (OFFS_REQUIRED & OFF_BIT(o))) {
+				snprintf(err, errlen, "build-id %s: cannot derive %s: %s; osdhist "
+					 "traces no binary with an offset it cannot prove",
+					 build_id, osd_off_name[o], out->why[o]);
+				ret = -1;
+			}
+			continue;
+		}
+		*field(&out->offs, o) = (uint32_t)v;
+		out->have |= OFF_BIT(o);
+	}
+	return ret;
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osdhist --inspect and --list: what osdhist makes of a ceph-osd binary, or
+ * of every one running on the host, without loading any BPF.  The offsets
+ * are derived exactly as for tracing (binary_inspect), so what these print
+ * is what a trace would use.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "list.h"
+#include "procs.h"
+
+#define LIST_MAX_PROCS	1024
+
+void list_print_offsets(FILE *f, const struct osd_binary *b)
+{
+	for (int o = 0; o < NR_OFFS; o++) {
+		if (b->have & OFF_BIT(o))
+			fprintf(f, "  %s = 0x%x  (witnesses: %s)\n", osd_off_name[o],
+				osd_off_get(&b->offs, o), b->why[o]);
+		else
+			fprintf(f, "  %s = none  (%s)\n", osd_off_name[o],
+				b->why[o][0] ? b->why[o] : "not derived");
+	}
+}
+
+/* ", without -P (sp_spg: ...)" for each optional feature the binary lacks. */
+static void print_features(FILE *f, const struct osd_binary *b)
+{
+	char why[512];
+
+	for (int i = 0; i < NR_FEATS; i++)
+		if (binary_feature(b, i, why, sizeof(why)))
+			fprintf(f, "; without %s (%s)", osd_feature_name[i], why);
+}
+
+int list_inspect(const struct options *o)
+{
+	struct osd_binary b;
+	char err[1024];
+	int r = binary_inspect(o->inspect, o->inspect, &b, err, sizeof(err));
+
+	printf("%s: build-id %s, Ceph %s: %s", o->inspect, b.build_id, b.version,
+	       r ? "not traceable" : "traceable");
+	if (!r)
+		print_features(stdout, &b);
+	printf("\n");
+	if (o->verbose && b.why[0][0])
+		list_print_offsets(stdout, &b);
+	fflush(stdout);
+	if (r)
+		fprintf(stderr, "osdhist: %s\n", err);
+	return r ? 1 : 0;
+}
+
+struct seen {
+	dev_t dev;
+	ino_t ino;
+	int ok;
+	struct osd_binary b;
+	char err[1024];
+};
+
+int list_osds(const struct options *o)
+{
+	static struct osd_proc procs[LIST_MAX_PROCS];
+	static struct seen seen[MAX_BINARIES * 4];
+	int n = procs_scan("/proc", procs, LIST_MAX_PROCS), nseen = 0;
+
+	if (n < 0) {
+		fprintf(stderr, "osdhist: cannot scan /proc: %s\n", strerror(-n));
+		return 1;
+	}
+	if (!n)
+		printf("no ceph-osd running\n");
+	for (int i = 0; i < n; i++) {
+		const struct osd_proc *p = &procs[i];
+		struct seen *s = NULL;
+		char where[4096];
+		ssize_t len;
+		int j;
+
+		for (j = 0; j < nseen; j++)
+			if (seen[j].dev == p->dev && seen[j].ino == p->ino)
+				s = &seen[j];
+		if (!s && nseen < (int)(sizeof(seen) / sizeof(seen[0]))) {
+			s = &seen[nseen++];
+			s->dev = p->dev;
+			s->ino = p->ino;
+			len = readlink(p->exe, where, sizeof(where) - 1);
+			where[len > 0 ? len : 0] = 0;
+			s->ok = !binary_inspect(p->exe, len > 0 ? where : p->exe, &s->b,
+						s->err, sizeof(s->err));
+		}
+		if (!s) {
+			printf("osd.%d pid %d: not inspected (more than %zu distinct binaries)\n",
+			       p->osd_id, p->pid, sizeof(seen) / sizeof(seen[0]));
+			continue;
+		}
+		if (p->osd_id >= 0)
+			printf("osd.%d", p->osd_id);
+		else
+			printf("osd.?");
+		printf(" pid %d Ceph %s build-id %s: ", p->pid, s->b.version, s->b.build_id);
+		if (s->ok) {
+			printf("traceable");
+			print_features(stdout, &s->b);
+		} else {
+			printf("not traceable: %s", s->err);
+		}
+		printf("\n");
+		if (o->verbose && s->b.why[0][0])
+			list_print_offsets(stdout, &s->b);
+	}
+	return 0;
+}

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The symbolic register pass of symtrace.h.  What it models is just enough
+ * for Ceph's accessors as GCC compiles them: moves, loads, lea, add/sub of
+ * constants, push/pop and sub of %rsp (so stack arguments are seen as
+ * entry-%rsp offsets, through %rbp too), calls (caller-saved registers are
+ * forgotten).  Anything else that writes a register makes it unknown, so a
+ * wrong guess is never produced by the pass itself, only "don't know".
+ */
+#include <capstone/capstone.h>
+#include <string.h>
+
+#include "symtrace.h"
+
+enum { R_RAX, R_RCX, R_RDX, R_RBX, R_RSP, R_RBP, R_RSI, R_RDI,
+       R_R8, R_R9, R_R10, R_R11, R_R12, R_R13, R_R14, R_R15, NR_GPR };
+
+static const int arg_gpr[NR_ARGS] = { R_RDI, R_RSI, R_RDX, R_RCX, R_R8, R_R9 };
+
+/* capstone register -> general register and width in bytes; -1 if not one. */
+static int gpr_of(unsigned r, int *width)
+{
+	static const unsigned q[NR_GPR] = {
+		X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RBX, X86_REG_RSP,
+		X86_REG_RBP, X86_REG_RSI, X86_REG_RDI, X86_REG_R8, X86_REG_R9,
+		X86_REG_R10, X86_REG_R11, X86_REG_R12, X86_REG_R13, X86_REG_R14,
+		X86_REG_R15 };
+	static const unsigned d[NR_GPR] = {
+		X86_REG_EAX, X86_REG_ECX, X86_REG_EDX, X86_REG_EBX, X86_REG_ESP,
+		X86_REG_EBP, X86_REG_ESI, X86_REG_EDI, X86_REG_R8D, X86_REG_R9D,
+		X86_REG_R10D, X86_REG_R11D, X86_REG_R12D, X86_REG_R13D,
+		X86_REG_R14D, X86_REG_R15D };
+	static const unsigned w[NR_GPR] = {
+		X86_REG_AX, X86_REG_CX, X86_REG_DX, X86_REG_BX, X86_REG_SP,
+		X86_REG_BP, X86_REG_SI, X86_REG_DI, X86_REG_R8W, X86_REG_R9W,
+		X86_REG_R10W, X86_REG_R11W, X86_REG_R12W, X86_REG_R13W,
+		X86_REG_R14W, X86_REG_R15W };
+	static const unsigned b[NR_GPR] = {
+		X86_REG_AL, X86_REG_CL, X86_REG_DL, X86_REG_BL, X86_REG_SPL,
+		X86_REG_BPL, X86_REG_SIL, X86_REG_DIL, X86_REG_R8B, X86_REG_R9B,
+		X86_REG_R10B, X86_REG_R11B, X86_REG_R12B, X86_REG_R13B,
+		X86_REG_R14B, X86_REG_R15B };
+
+	for (int i = 0; i < NR_GPR; i++) {
+		if (r == q[i]) { *width = 8; return i; }
+		if (r == d[i]) { *width = 4; return i; }
+		if (r == w[i]) { *width = 2; return i; }
+		if (r == b[i]) { *width = 1; return i; }
+	}
+	if (r == X86_REG_AH || r == X86_REG_CH || r == X86_REG_DH || r == X86_REG_BH) {
+		*width = 1;
+		return r == X86_REG_AH ? R_RAX : r == X86_REG_CH ? R_RCX :
+		       r == X86_REG_DH ? R_RDX : R_RBX;
+	}
+	return -1;
+}
+
+static const struct sval UNK = { -1, 0 };
+
+static int intern(struct symtrace *t, uint8_t kind, uint8_t size, int32_t base, int64_t off)
+{
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct st_node *n = &t->nodes[i];
+
+		if (n->kind == kind && n->size == size && n->base == base && n->off == off)
+			return i;
+	}
+	if (t->nnodes >= ST_MAX_NODES) {
+		t->truncated = 1;
+		return -1;
+	}
+	t->nodes[t->nnodes] = (struct st_node){ kind, size, base, off };
+	return t->nnodes++;
+}
+
+static struct st_event *event(struct symtrace *t, uint8_t type, uint64_t pc, uint32_t ncalls)
+{
+	struct st_event *e;
+
+	if (t->nev >= ST_MAX_EVENTS) {
+		t->truncated = 1;
+		return NULL;
+	}
+	e = &t->ev[t->nev++];
+	memset(e, 0, sizeof(*e));
+	e->type = type;
+	e->pc = pc;
+	e->ncalls = ncalls;
+	e->base = -1;
+	e->node = -1;
+	e->src = UNK;
+	return e;
+}
+
+/* The symbolic address of a memory operand; node -1 if not known (an index
+ * register, a segment, %rip, an unknown base). */
+static struct sval mem_addr(const struct sval reg[NR_GPR], const cs_x86_op *op)
+{
+	int w, g;
+	struct sval v;
+
+	if (op->mem.segment != X86_REG_INVALID || op->mem.index != X86_REG_INVALID)
+		return UNK;
+	g = gpr_of(op->mem.base, &w);
+	if (g < 0 || w != 8 || reg[g].node < 0)
+		return UNK;
+	v = reg[g];
+	v.add += op->mem.disp;
+	return v;
+}
+
+/* Records a read of memory operand op; returns the node of the value read. */
+static int mem_read(struct symtrace *t, const struct sval reg[NR_GPR], const cs_x86_op *op,
+		    uint64_t pc, uint32_t ncalls)
+{
+	struct sval a = mem_addr(reg, op);
+	struct st_event *e;
+	int n;
+
+	if (a.node < 0)
+		return -1;
+	n = intern(t, N_LOAD, op->size, a.node, a.add);
+	e = event(t, EV_LOAD, pc, ncalls);
+	if (e) {
+		e->size = op->size;
+		e->base = a.node;
+		e->off = a.add;
+		e->node = n;
+	}
+	return n;
+}
+
+static void mem_write(struct symtrace *t, const struct sval reg[NR_GPR], const cs_x86_op *op,
+		      struct sval src, uint64_t pc, uint32_t ncalls)
+{
+	struct sval a = mem_addr(reg, op);
+	struct st_event *e;
+
+	if (a.node < 0)
+		return;
+	e = event(t, EV_STORE, pc, ncalls);
+	if (e) {
+		e->size = op->size;
+		e->base = a.node;
+		e->off = a.add;
+		e->src = src;
+	}
+}
+
+/* Every register the instruction writes becomes unknown. */
+static void clobber_written(csh h, const cs_insn *in, struct sval reg[NR_GPR])
+{
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+	int w;
+
+	if (cs_regs_access(h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK) {
+		/* cannot tell what it writes: forget everything but the stack */
+		for (int i = 0; i < NR_GPR; i++)
+			if (i != R_RSP)
+				reg[i] = UNK;
+		return;
+	}
+	for (int i = 0; i < nwr; i++) {
+		int g = gpr_of(wr[i], &w);
+
+		if (g >= 0)
+			reg[g] = UNK;
+	}
+}
+
+static int is_store_mov(unsigned id)
+{
+	switch (id) {
+	case X86_INS_MOV: case X86_INS_MOVQ: case X86_INS_MOVD:
+	case X86_INS_MOVUPS: case X86_INS_MOVAPS: case X86_INS_MOVDQA:
+	case X86_INS_MOVDQU: case X86_INS_MOVUPD: case X86_INS_MOVAPD:
+	case X86_INS_MOVLPS: case X86_INS_MOVHPS: case X86_INS_MOVSD:
+	case X86_INS_MOVSS: case X86_INS_MOVNTI:
+		return 1;
+	}
+	return 0;
+}
+
+static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR_GPR],
+		 uint32_t *ncalls, uint64_t fn_lo, uint64_t fn_hi)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o0 = x->op_count > 0 ? &x->operands[0] : NULL;
+	const cs_x86_op *o1 = x->op_count > 1 ? &x->operands[1] : NULL;
+	int w0 = 0, w1 = 0, g0 = -1, g1 = -1;
+	uint64_t pc = in->address;
+
+	if (o0 && o0->type == X86_OP_REG)
+		g0 = gpr_of(o0->reg, &w0);
+	if (o1 && o1->type == X86_OP_REG)
+		g1 = gpr_of(o1->reg, &w1);
+
+	switch (in->id) {
+	case X86_INS_ENDBR64:
+	case X86_INS_NOP:
+		return;
+	case X86_INS_MOV:
+	case X86_INS_MOVZX:
+	case X86_INS_MOVSX:
+	case X86_INS_MOVSXD:
+		if (!o0 || !o1)
+			break;
+		if (o0->type == X86_OP_MEM) {
+			struct sval src = (g1 >= 0 && w1 == 8) ? reg[g1] : UNK;
+
+			mem_write(t, reg, o0, src, pc, *ncalls);
+			return;
+		}
+		if (g0 < 0)
+			break;
+		if (o1->type == X86_OP_MEM) {
+			int n = mem_read(t, reg, o1, pc, *ncalls);
+
+			reg[g0] = n >= 0 ? (struct sval){ n, 0 } : UNK;
+			return;
+		}
+		if (in->id == X86_INS_MOV && g1 >= 0 && w0 == 8 && w1 == 8) {
+			reg[g0] = reg[g1];
+			return;
+		}
+		reg[g0] = UNK;
+		return;
+	case X86_INS_LEA:
+		if (g0 < 0 || !o1 || o1->type != X86_OP_MEM)
+			break;
+		reg[g0] = w0 == 8 ? mem_addr(reg, o1) : UNK;
+		return;
+	case X86_INS_ADD:
+	case X86_INS_SUB:
+		if (g0 >= 0 && w0 == 8 && o1 && o1->type == X86_OP_IMM) {
+			if (reg[g0].node >= 0)
+				reg[g0].add += in->id == X86_INS_ADD ? o1->imm : -o1->imm;
+			return;
+		}
+		break;
+	case X86_INS_PUSH:
+		if (o0 && o0->type == X86_OP_MEM)
+			mem_read(t, reg, o0, pc, *ncalls);
+		if (reg[R_RSP].node >= 0)
+			reg[R_RSP].add -= 8;
+		return;
+	case X86_INS_POP:
+		if (g0 >= 0)
+			reg[g0] = UNK;
+		if (reg[R_RSP].node >= 0)
+			reg[R_RSP].add += 8;
+		return;
+	case X86_INS_CMP:
+	case X86_INS_TEST:
+		if (!o0 || !o1)
+			break;
+		if (o1->type == X86_OP_IMM) {
+			int n = -1;
+			struct st_event *e;
+
+			if (o0->type == X86_OP_MEM)
+				n = mem_read(t, reg, o0, pc, *ncalls);
+			else if (g0 >= 0 && reg[g0].node >= 0 && reg[g0].add == 0)
+				n = reg[g0].node;
+			if (n >= 0 && in->id == X86_INS_CMP && (e = event(t, EV_CMP, pc, *ncalls))) {
+				e->size = o0->size;
+				e->node = n;
+				e->imm = o1->imm;
+			}
+			return;
+		}
+		if (o0->type == X86_OP_MEM)
+			mem_read(t, reg, o0, pc, *ncalls);
+		if (o1->type == X86_OP_MEM)
+			mem_read(t, reg, o1, pc, *ncalls);
+		return;
+	case X86_INS_CALL:
+	case X86_INS_JMP: {
+		uint64_t target = 0;
+		struct st_event *e;
+
+		if (o0 && o0->type == X86_OP_IMM)
+			target = (uint64_t)o0->imm;
+		else if (o0 && o0->type == X86_OP_MEM)
+			mem_read(t, reg, o0, pc, *ncalls);
+		/* a jump inside the function is control flow we do not follow */
+		if (in->id == X86_INS_JMP && target >= fn_lo && target < fn_hi)
+			return;
+		if (in->id == X86_INS_JMP && !target)
+			return;
+		if ((e = event(t, EV_CALL, pc, *ncalls))) {
+			e->target = target;
+			for (int k = 0; k < NR_ARGS; k++)
+				e->args[k] = reg[arg_gpr[k]];
+		}
+		(*ncalls)++;
+		for (int i = 0; i < NR_GPR; i++)
+			if (i == R_RAX || i == R_RCX || i == R_RDX || i == R_RSI ||
+			    i == R_RDI || (i >= R_R8 && i <= R_R11))
+				reg[i] = UNK;
+		return;
+	}
+	default:
+		if (o0 && o0->type == X86_OP_MEM && is_store_mov(in->id)) {
+			mem_write(t, reg, o0, UNK, pc, *ncalls);
+			return;
+		}
+		break;
+	}
+	/* generic: record memory reads, forget what it writes */
+	for (int i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_MEM && in->id != X86_INS_LEA &&
+		    !(i == 0 && is_store_mov(in->id)))
+			mem_read(t, reg, &x->operands[i], pc, *ncalls);
+	clobber_written(h, in, reg);
+}
+
+int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrace *t)
+{
+	struct sval reg[NR_GPR];
+	uint32_t ncalls = 0;
+	uint64_t addr = vaddr;
+	const uint8_t *p = code;
+	size_t left = len;
+	cs_insn *in;
+	csh h;
+
+	t->nnodes = t->nev = t->ninsns = t->truncated = 0;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+		return -1;
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	in = cs_malloc(h);
+	if (!in) {
+		cs_close(&h);
+		return -1;
+	}
+	for (int i = 0; i < NR_GPR; i++)
+		reg[i] = UNK;
+	for (int k = 0; k < NR_ARGS; k++)
+		reg[arg_gpr[k]] = (struct sval){ intern(t, N_ARG, 8, -1, k), 0 };
+	reg[R_RSP] = (struct sval){ intern(t, N_SP, 8, -1, 0), 0 };
+
+	while (left && cs_disasm_iter(h, &p, &left, &addr, in)) {
+		if (++t->ninsns > ST_MAX_INSNS) {
+			t->truncated = 1;
+			break;
+		}
+		step(h, t, in, reg, &ncalls, vaddr, vaddr + len);
+	}
+	cs_free(in, 1);
+	cs_close(&h);
+	return 0;
+}
+
+int st_arg(const struct symtrace *t, int k)
+{
+	for (int i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].kind == N_ARG && t->nodes[i].off == k)
+			return i;
+	return -1;
+}
+
+int st_sp(const struct symtrace *t)
+{
+	for (int i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].kind == N_SP)
+			return i;
+	return -1;
+}
+
+int st_load(const struct symtrace *t, int base, int64_t off, int size)
+{
+	if (base < 0)
+		return -1;
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct st_node *n = &t->nodes[i];
+
+		if (n->kind == N_LOAD && n->base == base && n->off == off &&
+		    (!size || n->size == size))
+			return i;
+	}
+	return -1;
+}
+
+int st_is_load_of(const struct symtrace *t, int n, int base, int64_t *off)
+{
+	if (n < 0 || n >= t->nnodes || base < 0)
+		return 0;
+	if (t->nodes[n].kind != N_LOAD || t->nodes[n].base != base)
+		return 0;
+	*off = t->nodes[n].off;
+	return 1;
+}

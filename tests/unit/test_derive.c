@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/* loader/derive.c on the real machine code of Debian's ceph-osd 16.2.15,
+ * 18.2.7 and 20.2.4 (derive_fixture.h): the offsets each release has (the
+ * figures of DESIGN.md "Ceph releases", cross-checked there with DWARF for
+ * 18 and 20), and refusals when witnesses disagree or are missing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "unit.h"
+#include "derive_fixture.h"
+
+struct expect {
+	const struct derive_in *in;
+	const char *build_id;
+	struct osd_offsets offs;
+};
+
+#define ALL_BUT_OPS	(OFFS_REQUIRED | OFF_BIT(OFF_SP_SPG) | OFF_BIT(OFF_SP_SUBMIT_OP))
+
+static void check_release(const struct expect *e)
+{
+	struct derive_out out;
+	char err[1024] = "";
+
+	assert_int_equal(derive_offsets(e->in, e->build_id, &out, err, sizeof(err)), 0);
+	assert_int_equal(out.have & ALL_BUT_OPS, ALL_BUT_OPS);
+	assert_int_equal(out.offs.op_request, e->offs.op_request);
+	assert_int_equal(out.offs.op_rmw, e->offs.op_rmw);
+	assert_int_equal(out.offs.op_dequeued, e->offs.op_dequeued);
+	assert_int_equal(out.offs.msg_type, e->offs.msg_type);
+	assert_int_equal(out.offs.msg_recv, e->offs.msg_recv);
+	assert_int_equal(out.offs.repmod_op, e->offs.repmod_op);
+	assert_int_equal(out.offs.sp_spg, e->offs.sp_spg);
+	assert_int_equal(out.offs.sp_submit_op, e->offs.sp_submit_op);
+	/* every derived offset names two or more witnesses */
+	for (int o = 0; o < NR_OFFS; o++)
+		if (out.have & OFF_BIT(o))
+			assert_non_null(strchr(out.why[o], ','));
+}
+
+static void pacific(void **state)
+{
+	const struct expect e = { &v16_in, "v16", { .op_request = 0xe0, .op_rmw = 0xc0,
+		.op_dequeued = 0x150, .msg_type = 0x28, .msg_recv = 0xc8, .repmod_op = 0,
+		.sp_spg = 8, .sp_submit_op = 80 } };
+	(void)state;
+	check_release(&e);
+}
+
+static void reef(void **state)
+{
+	const struct expect e = { &v18_in, "v18", { .op_request = 0x108, .op_rmw = 0xe8,
+		.op_dequeued = 0x178, .msg_type = 0x28, .msg_recv = 0xc8, .repmod_op = 0,
+		.sp_spg = 8, .sp_submit_op = 80 } };
+	(void)state;
+	check_release(&e);
+}
+
+static void tentacle(void **state)
+{
+	const struct expect e = { &v20_in, "v20", { .op_request = 0x110, .op_rmw = 0xf0,
+		.op_dequeued = 0x180, .msg_type = 0x28, .msg_recv = 0xc8, .repmod_op = 0,
+		.sp_spg = 8, .sp_submit_op = 80 } };
+	struct derive_out out;
+	char err[256];
+	(void)state;
+	check_release(&e);
+	/* 20.x: ECSwitch's own frame is read too, and agrees */
+	assert_int_equal(derive_offsets(&v20_in, "v20", &out, err, sizeof(err)), 0);
+	assert_non_null(strstr(out.why[OFF_SP_SUBMIT_OP], "ECSwitch::submit_transaction"));
+	/* the 20.x dequeue_op writes dequeued_time with one SSE store */
+	assert_non_null(strstr(out.why[OFF_OP_DEQUEUED], "OSD::dequeue_op"));
+}
+
+/* log_op_stats of 16.2.15 with the displacement of `mov 0xe0(%rsi),%r15`
+ * (op.get_req()) changed to 0xe8: the witnesses of op_request disagree. */
+static void disagreeing_pair(void **state)
+{
+	struct derive_in in = v16_in;
+	struct derive_out out;
+	uint8_t *ls = malloc(sizeof(v16_df_log_op_stats));
+	char err[1024] = "";
+	(void)state;
+
+	memcpy(ls, v16_df_log_op_stats, sizeof(v16_df_log_op_stats));
+	/* 76da19: 4c 8b be e0 00 00 00 */
+	assert_int_equal(ls[0x19], 0x4c);
+	assert_int_equal(ls[0x1c], 0xe0);
+	ls[0x1c] = 0xe8;
+	in.fn[DF_LOG_OP_STATS].code = ls;
+	assert_int_equal(derive_offsets(&in, "fb66b3cec5f264a2f863d96fa875eb4ae39bb0bf",
+					&out, err, sizeof(err)), -1);
+	assert_null(strchr(err, '\n'));
+	assert_non_null(strstr(err, "build-id fb66b3cec5f264a2f863d96fa875eb4ae39bb0bf"));
+	assert_non_null(strstr(err, "cannot derive op_request: witnesses disagree"));
+	assert_non_null(strstr(err, "OpRequest::maybe_init_op_info says 0xe0"));
+	assert_non_null(strstr(err, "PrimaryLogPG::log_op_stats says 0xe8"));
+	assert_false(out.have & OFF_BIT(OFF_OP_REQUEST));
+	free(ls);
+}
+
+/* Reef's binary with Pacific's log_op_stats: a layout that grew is not
+ * silently read at the old place. */
+static void mixed_releases(void **state)
+{
+	struct derive_in in = v18_in;
+	struct derive_out out;
+	char err[1024] = "";
+	(void)state;
+
+	in.fn[DF_LOG_OP_STATS] = v16_in.fn[DF_LOG_OP_STATS];
+	assert_int_equal(derive_offsets(&in, "mixed", &out, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "op_request: witnesses disagree"));
+	assert_non_null(strstr(err, "says 0x108"));
+	assert_non_null(strstr(err, "says 0xe0"));
+}
+
+/* One witness is not enough: without dequeue_op only log_op_stats tells
+ * dequeued_time. */
+static void single_witness(void **state)
+{
+	struct derive_in in = v20_in;
+	struct derive_out out;
+	char err[1024] = "";
+	(void)state;
+
+	in.fn[DF_DEQUEUE_OP] = (struct derive_code){ 0, NULL, 0 };
+	assert_int_equal(derive_offsets(&in, "v20", &out, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot derive op_dequeued: only one witness "
+			       "(looked at: PrimaryLogPG::log_op_stats [found])"));
+}
+
+/* Optional offsets may be missing; tracing is still allowed. */
+static void optional_missing(void **state)
+{
+	struct derive_in in = v16_in;
+	struct derive_out out;
+	char err[1024] = "";
+	(void)state;
+
+	in.fn[DF_REP_SUBMIT] = (struct derive_code){ 0, NULL, 0 };
+	in.fn[DF_EC_SUBMIT] = (struct derive_code){ 0, NULL, 0 };
+	in.fn[DF_ENQUEUE_OP].len = 8;	/* endless prologue cut short */
+	assert_int_equal(derive_offsets(&in, "v16", &out, err, sizeof(err)), 0);
+	assert_false(out.have & OFF_BIT(OFF_SP_SUBMIT_OP));
+	assert_false(out.have & OFF_BIT(OFF_SP_SPG));
+	assert_non_null(strstr(out.why[OFF_SP_SUBMIT_OP], "no witness"));
+	assert_non_null(strstr(out.why[OFF_SP_SPG], "only one witness"));
+	assert_true(out.have & OFF_BIT(OFF_OP_REQUEST));
+}
+
+/* Bytes that are no function at all: no offset, no crash. */
+static void garbage(void **state)
+{
+	static uint8_t junk[4096];
+	struct derive_in in;
+	struct derive_out out;
+	char err[1024] = "";
+	(void)state;
+
+	srand(17);
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (uint8_t)rand();
+	memset(&in, 0, sizeof(in));
+	for (int f = 0; f < NR_DF; f++)
+		in.fn[f] = (struct derive_code){ 0x1000 + 0x100 * f, f < DF_NR_CODE ? junk : NULL,
+						 f < DF_NR_CODE ? sizeof(junk) : 0 };
+	assert_int_equal(derive_offsets(&in, "junk", &out, err, sizeof(err)), -1);
+	assert_int_equal(out.have & OFFS_REQUIRED, 0);
+}
+
+int run_derive_tests(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pacific),
+		cmocka_unit_test(reef),
+		cmocka_unit_test(tentacle),
+		cmocka_unit_test(disagreeing_pair),
+		cmocka_unit_test(mixed_releases),
+		cmocka_unit_test(single_witness),
+		cmocka_unit_test(optional_missing),
+		cmocka_unit_test(garbage),
+	};
+	return cmocka_run_group_tests_name("derive", tests, NULL, NULL);
+}
