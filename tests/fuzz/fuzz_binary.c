@@ -21,25 +21,23 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The outcome, in a form that does not depend on where in the file the code
- * lies: a seed must give the same lines as the binary it was cut from.  The
- * offsets are printed as the 32-bit words of the struct, so a field added to
- * it needs no change here. */
+ * lies: a seed must give the same lines as the binary it was cut from. */
 static void print_outcome(size_t size, int ret, const struct osd_binary *b,
 			  const char *err)
 {
-	uint32_t w[sizeof(b->offs) / sizeof(uint32_t)];
-
 	printf("fuzz_binary: input of %zu bytes\n", size);
-	if (ret) {
-		printf("fuzz_binary: refused: %s\n", err);
-		return;
+	printf("fuzz_binary: %s%s\n", ret ? "refused: " : "accepted", ret ? err : "");
+	printf("fuzz_binary: build-id %s, version %s\n", b->build_id, b->version);
+	for (int p = 0; p < NR_PROBE_FNS; p++)
+		printf("fuzz_binary: probe %s %s\n", probe_fn_pretty[p],
+		       b->fn_off[p] ? "found" : "absent");
+	for (int o = 0; o < NR_OFFS; o++) {
+		if (b->have & OFF_BIT(o))
+			printf("fuzz_binary: %s = 0x%x  (%s)\n", osd_off_name[o],
+			       osd_off_get(&b->offs, o), b->why[o]);
+		else
+			printf("fuzz_binary: %s unknown: %s\n", osd_off_name[o], b->why[o]);
 	}
-	memcpy(w, &b->offs, sizeof(w));
-	printf("fuzz_binary: accepted build-id %s\n", b->build_id);
-	printf("fuzz_binary: offsets");
-	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
-		printf(" 0x%x", w[i]);
-	printf("\n");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -2,23 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 """Make a small fuzz seed (tens of KB) from a real ceph-osd (25-40 MB).
 
-  mkseed.py CEPH_OSD OUT [SOURCE.c ...]
+  mkseed.py CEPH_OSD OUT NAMES...
+
+NAMES are files in which the mangled names osdhist looks up appear: the
+.rodata of the fuzz harness (test_fuzz.sh extracts it: the names as compiled,
+macros pasted) or C sources.
 
 The seed is a valid ELF64 that keeps what binary_inspect() reads and nothing
 else, so the fuzzer's mutations land on the interesting bytes:
 
   - the .note.gnu.build-id note;
   - a .dynsym/.dynstr holding only the functions osdhist looks at: every
-    mangled name ("_Z...") quoted in the given C sources (loader/binary.c,
-    loader/derive.c: the probes and the witnesses, so the seed follows the
-    code as it changes), plus the functions those call directly, up to
-    CALL_DEPTH levels (a witness is often "lea F(op) then call X");
-  - the functions holding an instruction the build-id table checks
-    (`{ 0xVADDR, "bytes"` in the sources);
+    mangled name ("_Z...") found in NAMES (the probes and the witnesses, so
+    the seed follows the code as it changes), plus the functions those call
+    directly, up to CALL_DEPTH levels (a witness is often "lea F(op) then
+    call X");
   - the machine code of those functions at their original virtual
     addresses, each run of code in its own PT_LOAD and .text section, so
     call and jump targets still resolve to the kept symbols;
-  - the "ceph version" string from .rodata when there is one.
+  - DATA_WINDOW bytes of read-only data at each %rip-relative lea of that
+    code (the version string ceph_version_to_str() returns, for one).
 
 Python's standard library only: the ELF parsing is a few struct formats.
 """
@@ -30,6 +33,8 @@ CALL_DEPTH = 1
 CALLEE_MAX = 1024          # a callee's code is kept only if this small
 CODE_BUDGET = 160 * 1024   # total code bytes kept, witnesses first
 GAP_MERGE = 256            # runs of code closer than this share a segment
+DATA_WINDOW = 64           # bytes kept at each lea'd data address
+DATA_BUDGET = 16 * 1024
 
 EHDR = struct.Struct('<16sHHIQQQIHHHHHH')
 SHDR = struct.Struct('<IIQQQQIIQQ')
@@ -88,15 +93,14 @@ class Elf:
         return out
 
 
-def wanted(sources):
-    names, addrs = [], []
-    for src in sources:
-        text = open(src, encoding='utf-8').read()
-        # C string concatenation: "_ZN..." "more" across lines
-        text = re.sub(r'"\s*\n\s*"', '', text)
-        names += re.findall(r'"(_Z[A-Za-z0-9_]+)"', text)
-        addrs += [int(a, 16) for a in re.findall(r'\{\s*0x([0-9a-fA-F]+),\s*"', text)]
-    return list(dict.fromkeys(names)), addrs
+def wanted(files):
+    names = []
+    for path in files:
+        data = open(path, 'rb').read()
+        # in C sources, "_ZN..." "more" string pieces across lines
+        data = re.sub(rb'"\s*\n\s*"', b'', data)
+        names += [m.decode() for m in re.findall(rb'_Z[A-Za-z0-9_]{4,}', data)]
+    return list(dict.fromkeys(names))
 
 
 def direct_callees(code, vaddr, by_addr):
@@ -113,13 +117,11 @@ def direct_callees(code, vaddr, by_addr):
     return out
 
 
-def pick(elf, names, addrs):
+def pick(elf, names):
     funcs = elf.functions()
     by_addr = {}
     for n, (v, size) in funcs.items():
         by_addr.setdefault(v, n)
-        if any(v <= a < v + size for a in addrs) and n not in names:
-            names.append(n)
     keep, code, budget = {}, {}, CODE_BUDGET
     level = [n for n in names if n in funcs]
     missing = [n for n in names if n not in funcs]
@@ -160,15 +162,23 @@ def runs(code):
     return out
 
 
-def version_string(elf):
-    ro = elf.section('.rodata')
-    if not ro:
-        return None
-    blob = elf.data[ro[4]:ro[4] + ro[5]]
-    m = re.search(rb'ceph version [0-9][^\0]{0,200}\0', blob)
-    if not m:
-        return None
-    return ro[3] + m.start(), m.group(0)
+def lea_data(elf, code):
+    """DATA_WINDOW bytes at each target of a %rip-relative lea (REX.W 8d
+    with mod 00, rm 101) that lands in a read-only, non-executable PT_LOAD."""
+    out, budget = {}, DATA_BUDGET
+    ro = [p for p in elf.ph if p[0] == PT_LOAD and not p[1] & PF_X]
+    for v, b in sorted(code.items()):
+        for m in re.finditer(rb'[\x48\x4c]\x8d', b):
+            i = m.start()
+            if i + 7 > len(b) or (b[i + 2] & 0xc7) != 0x05:
+                continue
+            tgt = v + i + 7 + struct.unpack_from('<i', b, i + 3)[0]
+            for p in ro:
+                if p[3] <= tgt and tgt + DATA_WINDOW <= p[3] + p[5] and budget > 0:
+                    off = tgt - p[3] + p[2]
+                    out[tgt] = elf.data[off:off + DATA_WINDOW]
+                    budget -= DATA_WINDOW
+    return out
 
 
 def build(elf, keep, code):
@@ -187,8 +197,9 @@ def build(elf, keep, code):
 
     # room for the program headers, filled in at the end
     code_runs = runs(code)
-    ver = version_string(elf)
-    nseg = 1 + len(code_runs) + (1 if ver else 0)
+    data = lea_data(elf, code)
+    data_runs = runs(data)
+    nseg = 1 + len(code_runs) + len(data_runs)
     out.extend(b'\0' * (PHDR.size * nseg))
 
     note = elf.section('.note.gnu.build-id')
@@ -228,11 +239,14 @@ def build(elf, keep, code):
         segs.append((PT_LOAD, PF_R | PF_X, off, a, len(blob), 16))
         secs.append(('.text', SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, a, off, len(blob),
                      0, 0, 16, 0))
-    if ver:
-        a, s = ver
-        off = put(s, 16, a % 16)
-        segs.append((PT_LOAD, PF_R, off, a, len(s), 16))
-        secs.append(('.rodata', SHT_PROGBITS, SHF_ALLOC, a, off, len(s), 0, 0, 16, 0))
+    for a, e in data_runs:
+        blob = bytearray(e - a)
+        for v, b in data.items():
+            if a <= v < e:
+                blob[v - a:v - a + len(b)] = b
+        off = put(bytes(blob), 16, a % 16)
+        segs.append((PT_LOAD, PF_R, off, a, len(blob), 16))
+        secs.append(('.rodata', SHT_PROGBITS, SHF_ALLOC, a, off, len(blob), 0, 0, 16, 0))
 
     shstr = bytearray(b'\0')
     name_off = []
@@ -257,20 +271,20 @@ def build(elf, keep, code):
 
 
 def main():
-    if len(sys.argv) < 3:
-        sys.exit('usage: mkseed.py CEPH_OSD OUT [SOURCE.c ...]')
+    if len(sys.argv) < 4:
+        sys.exit('usage: mkseed.py CEPH_OSD OUT NAMES...')
     elf = Elf(sys.argv[1])
-    names, addrs = wanted(sys.argv[3:])
-    keep, code, missing = pick(elf, names, addrs)
+    names = wanted(sys.argv[3:])
+    keep, code, missing = pick(elf, names)
     if not code:
         sys.exit('mkseed: %s has none of the %d functions named in %s'
                  % (sys.argv[1], len(names), ' '.join(sys.argv[3:])))
     seed = build(elf, keep, code)
     with open(sys.argv[2], 'wb') as f:
         f.write(seed)
-    print('mkseed: %s: %d bytes, %d symbols, %d functions with code, %d named in the '
-          'sources not in this binary' % (sys.argv[2], len(seed), len(keep), len(code),
-                                          len(missing)))
+    print('mkseed: %s: %d bytes, %d symbols, %d functions with code (%d of the %d '
+          'names wanted are not in this binary)' % (sys.argv[2], len(seed), len(keep),
+                                                     len(code), len(missing), len(names)))
 
 
 if __name__ == '__main__':

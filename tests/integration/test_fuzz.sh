@@ -24,8 +24,8 @@ if ! make -s -C "$LIB_ROOT" build/fuzz_binary build/fuzz_binary_cov >"$WORK/make
 	tail -n 20 "$WORK/make.log"
 	finish
 fi
-echo "# fuzzing $(cd "$LIB_ROOT" && echo tests/fuzz/fuzz_binary.c loader/binary.c \
-	$(ls loader/derive.c 2>/dev/null))"
+echo "# fuzzing $(cd "$LIB_ROOT" && echo tests/fuzz/fuzz_binary.c \
+	$(ls loader/binary.c loader/derive.c loader/symtrace.c 2>/dev/null))"
 
 # outcome FILE: the harness's verdict on FILE, without the input's size (a
 # seed is smaller than its binary, the verdict must be the same).
@@ -34,11 +34,13 @@ outcome() {
 		grep -v '^fuzz_binary: input of' | sort -u
 }
 
-# --- seeds: one per real ceph-osd on this host
+# --- seeds: one per real ceph-osd on this host, keeping the functions whose
+# names the harness holds (its .rodata: the names as compiled, macros pasted)
+objcopy -O binary --only-section=.rodata "$FUZZ" "$WORK/names"
 bins=(/usr/bin/ceph-osd)
 for r in reef tentacle; do
-	if [ -e "$CHROOTS/$r/usr/bin/ceph-osd" ]; then
-		bins+=("$CHROOTS/$r/usr/bin/ceph-osd")
+	if [ -e "$CHROOTS/$r/root/usr/bin/ceph-osd" ]; then
+		bins+=("$CHROOTS/$r/root/usr/bin/ceph-osd")
 	else
 		echo "# no $r chroot ($CHROOTS/$r, scripts/chroots.sh builds it): no $r seed"
 	fi
@@ -46,7 +48,7 @@ done
 for b in "${bins[@]}"; do
 	case $b in /usr/bin/*) r=host ;; *) r=${b#"$CHROOTS/"}; r=${r%%/*} ;; esac
 	seed=$WORK/seeds/seed-$r
-	if ! python3 "$LIB_ROOT/tests/fuzz/mkseed.py" "$b" "$seed" "$LIB_ROOT"/loader/*.c; then
+	if ! python3 "$LIB_ROOT/tests/fuzz/mkseed.py" "$b" "$seed" "$WORK/names"; then
 		fail "$r: a seed from $b"
 		continue
 	fi
@@ -75,8 +77,8 @@ coverage() { # LABEL DIR...
 	LLVM_PROFILE_FILE=$WORK/cov.profraw "$COV" -runs=0 "$@" >/dev/null 2>&1
 	llvm-profdata merge -sparse "$WORK/cov.profraw" -o "$WORK/cov.profdata" 2>/dev/null &&
 	(cd "$LIB_ROOT" && llvm-cov report "$COV" -instr-profile="$WORK/cov.profdata" \
-		loader/binary.c $(ls loader/derive.c 2>/dev/null)) 2>/dev/null |
-		awk -v l="$label" '/\/loader\/.*\.c / { sub(/.*\//, "", $1)
+		$(ls loader/binary.c loader/derive.c loader/symtrace.c 2>/dev/null)) 2>/dev/null |
+		awk -v l="$label" '$1 ~ /\.c$/ { sub(/.*\//, "", $1)
 			printf "# coverage from %s: %s lines %s (%s of %s missed), branches %s\n",
 				l, $1, $10, $9, $8, $13 }'
 }
