@@ -34,6 +34,12 @@ const char *const derive_fn_symbol[NR_DF] = {
 	[DF_EC_SUBMIT] = "_ZN9ECBackend" SUBMIT_SIG,
 	[DF_ECSWITCH_SUBMIT] = "_ZN8ECSwitch" SUBMIT_SIG,
 	[DF_SET_FROM_OP] = "_ZN6OpInfo11set_from_opEPKN7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS3_EEEERK6OSDMap",
+	[DF_MOSDOP_CLEAR_BUFFERS] = "_ZN7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS2_EEE13clear_buffersEv",
+	[DF_OSDOP_MERGE_OUT] = "_ZN5OSDOp28merge_osd_op_vector_out_dataERSt6vectorIS_SaIS_EERN4ceph6buffer7v15_2_04listE",
+	[DF_OSDOP_SPLIT_OUT] = "_ZN5OSDOp28split_osd_op_vector_out_dataERSt6vectorIS_SaIS_EERN4ceph6buffer7v15_2_04listE",
+	[DF_FILL_IN_COPY_GET_NOENT] = "_ZN12PrimaryLogPG22fill_in_copy_get_noentERN5boost13intrusive_ptrI9OpRequestEE9hobject_tR5OSDOp",
+	[DF_SET_FROM_OP_VEC] = "_ZN6OpInfo11set_from_opERKSt6vectorI5OSDOpSaIS1_EERK4pg_tRK6OSDMap",
+	[DF_OSDOP_CLEAR_DATA] = "_ZN5OSDOp10clear_dataISt6vectorIS_SaIS_EEEEvRT_",
 	[DF_MAY_READ] = "_ZNK6OpInfo8may_readEv",
 	[DF_MARK_FLAG_POINT] = "_ZN9OpRequest15mark_flag_pointEhPKc",
 	[DF_TRACKEDOP_PUT] = "_ZN9TrackedOp3putEv",
@@ -52,6 +58,12 @@ const char *const derive_fn_pretty[NR_DF] = {
 	[DF_EC_SUBMIT] = "ECBackend::submit_transaction",
 	[DF_ECSWITCH_SUBMIT] = "ECSwitch::submit_transaction",
 	[DF_SET_FROM_OP] = "OpInfo::set_from_op",
+	[DF_MOSDOP_CLEAR_BUFFERS] = "MOSDOp::clear_buffers",
+	[DF_OSDOP_MERGE_OUT] = "OSDOp::merge_osd_op_vector_out_data",
+	[DF_OSDOP_SPLIT_OUT] = "OSDOp::split_osd_op_vector_out_data",
+	[DF_FILL_IN_COPY_GET_NOENT] = "PrimaryLogPG::fill_in_copy_get_noent",
+	[DF_SET_FROM_OP_VEC] = "OpInfo::set_from_op(vector)",
+	[DF_OSDOP_CLEAR_DATA] = "OSDOp::clear_data",
 	[DF_MAY_READ] = "OpInfo::may_read",
 	[DF_MARK_FLAG_POINT] = "OpRequest::mark_flag_point",
 	[DF_TRACKEDOP_PUT] = "TrackedOp::put",
@@ -117,6 +129,9 @@ struct facts {
 	struct fact rd_repmod;
 	struct fact cr_rmw;
 	struct fact sub[3];	/* Replicated, EC, ECSwitch: OpRequestRef slot */
+	struct fact sf_ops, cb_ops;		/* MOSDOp::ops */
+	struct fact merge_size, split_size;	/* sizeof(OSDOp) */
+	struct fact noent_rval;			/* OSDOp::rval */
 };
 
 /* A pair of 4-byte loads at off and off + 4 from node base: a utime_t
@@ -350,6 +365,93 @@ static void read_sub(const struct symtrace *t, struct fact *f)
 		set(f, hi);
 }
 
+/* OpInfo::set_from_op(const MOSDOp *m, const OSDMap&): since 18 it calls the
+ * overload on `m->ops` (an address inside m); in 16 the loop is inline:
+ * begin = [m + F], end = [m + F + 8], and each op's code (the u16 at the
+ * element's start) is compared with CEPH_OSD_OP_* constants. */
+static void read_sf(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
+{
+	int m = st_arg(t, ARG_RSI);
+
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+		int64_t f;
+
+		if (e->type == EV_CALL && e->target && e->target == in->fn[DF_SET_FROM_OP_VEC].vaddr &&
+		    e->args[1].node == m && e->args[1].add > 0)
+			set(&fx->sf_ops, e->args[1].add);
+		if (e->type == EV_CMP && e->size == 2 && e->imm > 0xff && e->node >= 0 &&
+		    t->nodes[e->node].kind == N_LOAD && t->nodes[e->node].off == 0) {
+			int begin = t->nodes[e->node].base;
+
+			if (t->nodes[begin].size == 8 && st_is_load_of(t, begin, m, &f) &&
+			    st_load(t, m, f + 8, 8) >= 0)
+				set(&fx->sf_ops, f);
+		}
+	}
+}
+
+/* MOSDOp::clear_buffers(): `OSDOp::clear_data(ops);` -- this + ops passed
+ * to clear_data<vector<OSDOp>>. */
+static void read_cb(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
+{
+	int self = st_arg(t, ARG_RDI);
+
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+
+		if (e->type == EV_CALL && e->target && e->target == in->fn[DF_OSDOP_CLEAR_DATA].vaddr &&
+		    e->args[0].node == self && e->args[0].add > 0)
+			set(&fx->cb_ops, e->args[0].add);
+	}
+}
+
+/* OSDOp::{merge,split}_osd_op_vector_out_data(vector<OSDOp>& ops, ...) loop
+ * `for (i = 0; i < ops.size(); i++)`: size() is the exact division of
+ * end - begin by sizeof(OSDOp).  Every division there must say the same. */
+static void read_osdop_size(const struct symtrace *t, struct fact *f)
+{
+	uint64_t size = 0;
+
+	for (int i = 0; i < t->nev; i++) {
+		uint64_t d;
+
+		if (t->ev[i].type != EV_DIV)
+			continue;
+		d = st_exact_divisor(&t->ev[i]);
+		if (!d || (size && d != size))
+			return;		/* not one size: no answer */
+		size = d;
+	}
+	if (size)
+		set(f, (int64_t)size);
+}
+
+/* PrimaryLogPG::fill_in_copy_get_noent(OpRequestRef&, hobject_t, OSDOp& osd_op):
+ * `osd_op.rval = -ENOENT;` -- a 4-byte store of -2 into the OSDOp (%rcx). */
+#define MINUS_ENOENT	(-2)
+
+static void read_noent(const struct symtrace *t, struct facts *fx)
+{
+	int osd_op = st_arg(t, ARG_RCX);
+
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+
+		if (e->type == EV_STORE && e->base == osd_op && e->size == 4 &&
+		    e->has_imm && (int32_t)e->imm == MINUS_ENOENT)
+			set(&fx->noent_rval, e->off);
+	}
+}
+
+/* OSDOp's declaration ends `bufferlist indata, outdata; errorcode32_t rval;`
+ * (src/osd/osd_types.h, 16 to 20): rval, 4 bytes, is the last member of an
+ * 8-aligned struct, so it sits 8 bytes before its end. */
+static struct fact rval_last_member(struct fact size)
+{
+	return (struct fact){ size.ok && size.v >= 8, size.v - 8 };
+}
+
 /* --- the SysV ABI witnesses ------------------------------------------ */
 
 /*
@@ -507,6 +609,11 @@ static void read_all(const struct derive_in *in, struct facts *fx, struct symtra
 		case DF_REP_SUBMIT: read_sub(t, &fx->sub[0]); break;
 		case DF_EC_SUBMIT: read_sub(t, &fx->sub[1]); break;
 		case DF_ECSWITCH_SUBMIT: read_sub(t, &fx->sub[2]); break;
+		case DF_SET_FROM_OP: read_sf(t, in, fx); break;
+		case DF_MOSDOP_CLEAR_BUFFERS: read_cb(t, in, fx); break;
+		case DF_OSDOP_MERGE_OUT: read_osdop_size(t, &fx->merge_size); break;
+		case DF_OSDOP_SPLIT_OUT: read_osdop_size(t, &fx->split_size); break;
+		case DF_FILL_IN_COPY_GET_NOENT: read_noent(t, fx); break;
 		}
 	}
 }
@@ -560,6 +667,27 @@ static void collect(const struct derive_in *in, const struct facts *fx, enum osd
 			add(w, -1, in, "SysV ABI of submit_transaction's signature",
 			    abi(abi_submit_op()));
 		break;
+	case OFF_MOSDOP_OPS:
+		add(w, DF_SET_FROM_OP, in, "OpInfo::set_from_op", fx->sf_ops);
+		add(w, DF_MOSDOP_CLEAR_BUFFERS, in, "MOSDOp::clear_buffers", fx->cb_ops);
+		break;
+	case OFF_OSDOP_SIZE:
+		add(w, DF_OSDOP_MERGE_OUT, in, "OSDOp::merge_osd_op_vector_out_data", fx->merge_size);
+		add(w, DF_OSDOP_SPLIT_OUT, in, "OSDOp::split_osd_op_vector_out_data", fx->split_size);
+		break;
+	case OFF_OSDOP_RVAL: {
+		/* the size both agree on, else no layout witness */
+		struct fact size = fx->merge_size.ok && fx->split_size.ok &&
+				   fx->merge_size.v == fx->split_size.v ?
+				   fx->merge_size : (struct fact){ 0, 0 };
+
+		add(w, DF_FILL_IN_COPY_GET_NOENT, in, "PrimaryLogPG::fill_in_copy_get_noent",
+		    fx->noent_rval);
+		if (in->fn[DF_OSDOP_MERGE_OUT].vaddr || in->fn[DF_OSDOP_SPLIT_OUT].vaddr)
+			add(w, -1, in, "sizeof(OSDOp) - 8 (rval is its last member)",
+			    rval_last_member(size));
+		break;
+	}
 	default:
 		break;
 	}
@@ -586,11 +714,6 @@ int derive_offsets(const struct derive_in *in, const char *build_id,
 		int64_t v;
 
 		collect(in, &fx, o, &w);
-		if (o >= OFF_MOSDOP_OPS && !w.n) {
-			snprintf(out->why[o], sizeof(out->why[o]),
-				 "no witness for it in this osdhist");
-			continue;
-		}
 		if (judge(&w, &v, out->why[o], sizeof(out->why[o]))) {
 			if (!ret && (OFFS_REQUIRED & OFF_BIT(o))) {
 				snprintf(err, errlen, "build-id %s: cannot derive %s: %s; osdhist "

@@ -29,8 +29,14 @@ enum derive_fn {
 	DF_REP_SUBMIT,		/* ReplicatedBackend::submit_transaction */
 	DF_EC_SUBMIT,		/* ECBackend::submit_transaction */
 	DF_ECSWITCH_SUBMIT,	/* ECSwitch::submit_transaction (20.x) */
+	DF_SET_FROM_OP,		/* OpInfo::set_from_op(const MOSDOp*, ...) */
+	DF_MOSDOP_CLEAR_BUFFERS, /* MOSDOp::clear_buffers */
+	DF_OSDOP_MERGE_OUT,	/* OSDOp::merge_osd_op_vector_out_data */
+	DF_OSDOP_SPLIT_OUT,	/* OSDOp::split_osd_op_vector_out_data */
+	DF_FILL_IN_COPY_GET_NOENT, /* PrimaryLogPG::fill_in_copy_get_noent */
 	DF_NR_CODE,
-	DF_SET_FROM_OP = DF_NR_CODE,	/* OpInfo::set_from_op */
+	DF_SET_FROM_OP_VEC = DF_NR_CODE, /* OpInfo::set_from_op(const vector<OSDOp>&, ...) */
+	DF_OSDOP_CLEAR_DATA,	/* OSDOp::clear_data<vector<OSDOp>> */
 	DF_MAY_READ,		/* OpInfo::may_read */
 	DF_MARK_FLAG_POINT,	/* OpRequest::mark_flag_point */
 	DF_TRACKEDOP_PUT,	/* TrackedOp::put */

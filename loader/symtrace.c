@@ -182,6 +182,85 @@ static int is_store_mov(unsigned id)
 	return 0;
 }
 
+/* Constants and pending right shifts per register, for EV_DIV. */
+struct consts {
+	uint8_t known[NR_GPR];
+	uint64_t val[NR_GPR];
+	int8_t shift[NR_GPR];	/* -1: none */
+};
+
+static void forget_written(csh h, const cs_insn *in, struct consts *c)
+{
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+	int w;
+
+	if (cs_regs_access(h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK) {
+		memset(c->known, 0, sizeof(c->known));
+		memset(c->shift, -1, sizeof(c->shift));
+		return;
+	}
+	for (int i = 0; i < nwr; i++) {
+		int g = gpr_of(wr[i], &w);
+
+		if (g >= 0) {
+			c->known[g] = 0;
+			c->shift[g] = -1;
+		}
+	}
+}
+
+/* Before the generic pass of step(): constants, shifts, exact divisions. */
+static void track_consts(csh h, struct symtrace *t, const cs_insn *in, struct consts *c,
+			 uint32_t ncalls)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o0 = x->op_count > 0 ? &x->operands[0] : NULL;
+	const cs_x86_op *o1 = x->op_count > 1 ? &x->operands[1] : NULL;
+	int w0 = 0, w1 = 0;
+	int g0 = o0 && o0->type == X86_OP_REG ? gpr_of(o0->reg, &w0) : -1;
+	int g1 = o1 && o1->type == X86_OP_REG ? gpr_of(o1->reg, &w1) : -1;
+	int8_t s0 = g0 >= 0 ? c->shift[g0] : -1, s1 = g1 >= 0 ? c->shift[g1] : -1;
+	uint8_t k0 = g0 >= 0 ? c->known[g0] : 0, k1 = g1 >= 0 ? c->known[g1] : 0;
+	uint64_t v0 = g0 >= 0 ? c->val[g0] : 0, v1 = g1 >= 0 ? c->val[g1] : 0;
+
+	forget_written(h, in, c);
+	if ((in->id == X86_INS_MOV || in->id == X86_INS_MOVABS) && g0 >= 0 &&
+	    (w0 == 8 || w0 == 4) && o1 && o1->type == X86_OP_IMM) {
+		c->known[g0] = 1;
+		c->val[g0] = w0 == 4 ? (uint32_t)o1->imm : (uint64_t)o1->imm;
+	} else if ((in->id == X86_INS_SAR || in->id == X86_INS_SHR) && g0 >= 0 && w0 == 8 &&
+		   o1 && o1->type == X86_OP_IMM && o1->imm > 0 && o1->imm < 16) {
+		c->shift[g0] = (int8_t)o1->imm;
+	} else if (in->id == X86_INS_IMUL && x->op_count == 2 && g0 >= 0 && g1 >= 0 &&
+		   w0 == 8 && w1 == 8) {
+		int shift = -1;
+		uint64_t m = 0;
+		struct st_event *e;
+
+		if (s0 >= 0 && k1)
+			shift = s0, m = v1;
+		else if (s1 >= 0 && k0)
+			shift = s1, m = v0;
+		if (shift >= 0 && (m & 1) && (e = event(t, EV_DIV, in->address, ncalls))) {
+			e->size = (uint8_t)shift;
+			e->imm = (int64_t)m;
+		}
+	}
+}
+
+uint64_t st_exact_divisor(const struct st_event *e)
+{
+	uint64_t m = (uint64_t)e->imm, inv = m;
+
+	/* Newton's iteration: each step doubles the correct low bits */
+	for (int i = 0; i < 6; i++)
+		inv *= 2 - m * inv;
+	if (m * inv != 1 || inv > 0xffff || e->size > 15)
+		return 0;
+	return inv << e->size;
+}
+
 static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR_GPR],
 		 uint32_t *ncalls, uint64_t fn_lo, uint64_t fn_hi)
 {
@@ -210,6 +289,11 @@ static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[N
 			struct sval src = (g1 >= 0 && w1 == 8) ? reg[g1] : UNK;
 
 			mem_write(t, reg, o0, src, pc, *ncalls);
+			if (o1->type == X86_OP_IMM && t->nev && t->ev[t->nev - 1].pc == pc &&
+			    t->ev[t->nev - 1].type == EV_STORE) {
+				t->ev[t->nev - 1].has_imm = 1;
+				t->ev[t->nev - 1].imm = o1->imm;
+			}
 			return;
 		}
 		if (g0 < 0)
@@ -319,6 +403,7 @@ static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[N
 int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrace *t)
 {
 	struct sval reg[NR_GPR];
+	struct consts c;
 	uint32_t ncalls = 0;
 	uint64_t addr = vaddr;
 	const uint8_t *p = code;
@@ -335,6 +420,8 @@ int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrac
 		cs_close(&h);
 		return -1;
 	}
+	memset(&c, 0, sizeof(c));
+	memset(c.shift, -1, sizeof(c.shift));
 	for (int i = 0; i < NR_GPR; i++)
 		reg[i] = UNK;
 	for (int k = 0; k < NR_ARGS; k++)
@@ -346,6 +433,7 @@ int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrac
 			t->truncated = 1;
 			break;
 		}
+		track_consts(h, t, in, &c, ncalls);
 		step(h, t, in, reg, &ncalls, vaddr, vaddr + len);
 	}
 	cs_free(in, 1);

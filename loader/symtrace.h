@@ -42,17 +42,20 @@ struct sval {
 	int64_t add;
 };
 
-enum st_ev { EV_LOAD, EV_STORE, EV_CALL, EV_CMP };
+enum st_ev { EV_LOAD, EV_STORE, EV_CALL, EV_CMP, EV_DIV };
 
 struct st_event {
 	uint8_t type;
-	uint8_t size;		/* LOAD/STORE/CMP: access width in bytes */
+	uint8_t size;		/* LOAD/STORE/CMP: access width in bytes;
+				 * DIV: the shift */
+	uint8_t has_imm;	/* STORE: a constant was stored (imm) */
 	uint32_t ncalls;	/* calls seen before this event */
 	uint64_t pc;
 	int32_t base;		/* LOAD/STORE: address = node base + off */
 	int64_t off;
 	int32_t node;		/* LOAD: the loaded value; CMP: the value compared */
-	int64_t imm;		/* CMP: the constant */
+	int64_t imm;		/* CMP, STORE of a constant: the constant;
+				 * DIV: the multiplier */
 	struct sval src;	/* STORE: the value stored */
 	uint64_t target;	/* CALL: callee vaddr, 0 if indirect */
 	struct sval args[NR_ARGS];	/* CALL: argument registers */
@@ -66,6 +69,14 @@ struct symtrace {
 	int ninsns;
 	int truncated;		/* a bound was hit */
 };
+
+/*
+ * EV_DIV: GCC divides a byte distance by a constant size exactly (as
+ * std::vector::size() does) with `sar $k, r` then `imul` by the odd part's
+ * inverse modulo 2^64.  The event records k and the multiplier;
+ * st_exact_divisor() turns them back into the size.
+ */
+uint64_t st_exact_divisor(const struct st_event *e);
 
 /* Traces LEN bytes of CODE, the function at VADDR.  0 on success (the trace
  * may be partial: truncated), -1 if capstone cannot be opened. */

@@ -63,7 +63,11 @@ static void debian_ceph_osd(void **state)
 	assert_int_equal(b.offs.sp_spg, 8);
 	assert_int_equal(b.offs.sp_submit_op, 80);
 	assert_int_equal(binary_feature(&b, FEAT_POOL, err, sizeof(err)), 0);
+	assert_int_equal(b.offs.mosdop_ops, 0x210);
+	assert_int_equal(b.offs.osdop_size, 0x98);
+	assert_int_equal(b.offs.osdop_rval, 0x90);
 	assert_int_equal(binary_feature(&b, FEAT_PHASES, err, sizeof(err)), 0);
+	assert_int_equal(binary_feature(&b, FEAT_OPTYPES, err, sizeof(err)), 0);
 }
 
 /* A copy of the first LEN bytes of /usr/bin/ceph-osd, or with BYTE at

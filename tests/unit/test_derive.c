@@ -15,7 +15,7 @@ struct expect {
 	struct osd_offsets offs;
 };
 
-#define ALL_BUT_OPS	(OFFS_REQUIRED | OFF_BIT(OFF_SP_SPG) | OFF_BIT(OFF_SP_SUBMIT_OP))
+#define ALL_OFFS	((1u << NR_OFFS) - 1)
 
 static void check_release(const struct expect *e)
 {
@@ -23,7 +23,7 @@ static void check_release(const struct expect *e)
 	char err[1024] = "";
 
 	assert_int_equal(derive_offsets(e->in, e->build_id, &out, err, sizeof(err)), 0);
-	assert_int_equal(out.have & ALL_BUT_OPS, ALL_BUT_OPS);
+	assert_int_equal(out.have, ALL_OFFS);
 	assert_int_equal(out.offs.op_request, e->offs.op_request);
 	assert_int_equal(out.offs.op_rmw, e->offs.op_rmw);
 	assert_int_equal(out.offs.op_dequeued, e->offs.op_dequeued);
@@ -32,6 +32,9 @@ static void check_release(const struct expect *e)
 	assert_int_equal(out.offs.repmod_op, e->offs.repmod_op);
 	assert_int_equal(out.offs.sp_spg, e->offs.sp_spg);
 	assert_int_equal(out.offs.sp_submit_op, e->offs.sp_submit_op);
+	assert_int_equal(out.offs.mosdop_ops, e->offs.mosdop_ops);
+	assert_int_equal(out.offs.osdop_size, e->offs.osdop_size);
+	assert_int_equal(out.offs.osdop_rval, e->offs.osdop_rval);
 	/* every derived offset names two or more witnesses */
 	for (int o = 0; o < NR_OFFS; o++)
 		if (out.have & OFF_BIT(o))
@@ -42,7 +45,8 @@ static void pacific(void **state)
 {
 	const struct expect e = { &v16_in, "v16", { .op_request = 0xe0, .op_rmw = 0xc0,
 		.op_dequeued = 0x150, .msg_type = 0x28, .msg_recv = 0xc8, .repmod_op = 0,
-		.sp_spg = 8, .sp_submit_op = 80 } };
+		.sp_spg = 8, .sp_submit_op = 80, .mosdop_ops = 0x210, .osdop_size = 0x98,
+		.osdop_rval = 0x90 } };
 	(void)state;
 	check_release(&e);
 }
@@ -51,7 +55,8 @@ static void reef(void **state)
 {
 	const struct expect e = { &v18_in, "v18", { .op_request = 0x108, .op_rmw = 0xe8,
 		.op_dequeued = 0x178, .msg_type = 0x28, .msg_recv = 0xc8, .repmod_op = 0,
-		.sp_spg = 8, .sp_submit_op = 80 } };
+		.sp_spg = 8, .sp_submit_op = 80, .mosdop_ops = 0x210, .osdop_size = 0x98,
+		.osdop_rval = 0x90 } };
 	(void)state;
 	check_release(&e);
 }
@@ -60,7 +65,8 @@ static void tentacle(void **state)
 {
 	const struct expect e = { &v20_in, "v20", { .op_request = 0x110, .op_rmw = 0xf0,
 		.op_dequeued = 0x180, .msg_type = 0x28, .msg_recv = 0xc8, .repmod_op = 0,
-		.sp_spg = 8, .sp_submit_op = 80 } };
+		.sp_spg = 8, .sp_submit_op = 80, .mosdop_ops = 0x210, .osdop_size = 0x70,
+		.osdop_rval = 0x68 } };
 	struct derive_out out;
 	char err[256];
 	(void)state;
@@ -149,6 +155,38 @@ static void optional_missing(void **state)
 	assert_true(out.have & OFF_BIT(OFF_OP_REQUEST));
 }
 
+/* MOSDOp::ops: 16.2.15 iterates m->ops inline in set_from_op, 18.2.7 calls
+ * the vector overload; both agree with clear_buffers. */
+static void ops_vector(void **state)
+{
+	struct derive_out out;
+	char err[256];
+	(void)state;
+
+	assert_int_equal(derive_offsets(&v16_in, "v16", &out, err, sizeof(err)), 0);
+	assert_string_equal(out.why[OFF_MOSDOP_OPS], "OpInfo::set_from_op, MOSDOp::clear_buffers");
+	assert_int_equal(derive_offsets(&v18_in, "v18", &out, err, sizeof(err)), 0);
+	assert_string_equal(out.why[OFF_MOSDOP_OPS], "OpInfo::set_from_op, MOSDOp::clear_buffers");
+}
+
+/* A witness of an optional offset that disagrees: that offset is unknown
+ * (its feature is refused), tracing itself is still allowed. */
+static void optional_disagrees(void **state)
+{
+	struct derive_in in = v20_in;
+	struct derive_out out;
+	char err[256];
+	(void)state;
+
+	/* Reef's fill_in_copy_get_noent says rval is at 0x90, Tentacle's OSDOp is 0x70 long */
+	in.fn[DF_FILL_IN_COPY_GET_NOENT] = v18_in.fn[DF_FILL_IN_COPY_GET_NOENT];
+	assert_int_equal(derive_offsets(&in, "v20", &out, err, sizeof(err)), 0);
+	assert_false(out.have & OFF_BIT(OFF_OSDOP_RVAL));
+	assert_non_null(strstr(out.why[OFF_OSDOP_RVAL], "witnesses disagree: "
+			       "PrimaryLogPG::fill_in_copy_get_noent says 0x90"));
+	assert_true(out.have & OFF_BIT(OFF_OSDOP_SIZE));
+}
+
 /* Bytes that are no function at all: no offset, no crash. */
 static void garbage(void **state)
 {
@@ -179,6 +217,8 @@ int run_derive_tests(void)
 		cmocka_unit_test(mixed_releases),
 		cmocka_unit_test(single_witness),
 		cmocka_unit_test(optional_missing),
+		cmocka_unit_test(ops_vector),
+		cmocka_unit_test(optional_disagrees),
 		cmocka_unit_test(garbage),
 	};
 	return cmocka_run_group_tests_name("derive", tests, NULL, NULL);
