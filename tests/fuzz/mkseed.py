@@ -13,10 +13,9 @@ else, so the fuzzer's mutations land on the interesting bytes:
 
   - the .note.gnu.build-id note;
   - a .dynsym/.dynstr holding only the functions osdhist looks at: every
-    mangled name ("_Z...") found in NAMES (the probes and the witnesses, so
-    the seed follows the code as it changes), plus the functions those call
-    directly, up to CALL_DEPTH levels (a witness is often "lea F(op) then
-    call X");
+    mangled name ("_Z...") found in NAMES (the probes, the witnesses and the
+    functions whose calls a witness looks for, so the seed follows the code
+    as it changes);
   - the machine code of those functions at their original virtual
     addresses, each run of code in its own PT_LOAD and .text section, so
     call and jump targets still resolve to the kept symbols;
@@ -29,9 +28,7 @@ import re
 import struct
 import sys
 
-CALL_DEPTH = 1
-CALLEE_MAX = 1024          # a callee's code is kept only if this small
-CODE_BUDGET = 160 * 1024   # total code bytes kept, witnesses first
+CODE_BUDGET = 160 * 1024   # total code bytes kept
 GAP_MERGE = 256            # runs of code closer than this share a segment
 DATA_WINDOW = 64           # bytes kept at each lea'd data address
 DATA_BUDGET = 16 * 1024
@@ -103,51 +100,23 @@ def wanted(files):
     return list(dict.fromkeys(names))
 
 
-def direct_callees(code, vaddr, by_addr):
-    """Targets of e8 rel32 that land on a function start (a byte-level scan:
-    a false hit only keeps one more small function)."""
-    out = []
-    for m in re.finditer(b'\xe8', code):
-        i = m.start()
-        if i + 5 > len(code):
-            break
-        tgt = (vaddr + i + 5 + struct.unpack_from('<i', code, i + 1)[0]) & (2**64 - 1)
-        if tgt in by_addr:
-            out.append(by_addr[tgt])
-    return out
-
-
 def pick(elf, names):
     funcs = elf.functions()
-    by_addr = {}
-    for n, (v, size) in funcs.items():
-        by_addr.setdefault(v, n)
     keep, code, budget = {}, {}, CODE_BUDGET
-    level = [n for n in names if n in funcs]
-    missing = [n for n in names if n not in funcs]
-    for depth in range(CALL_DEPTH + 1):
-        nxt = []
-        for n in level:
-            if n in keep:
-                continue
-            v, size = funcs[n]
-            keep[n] = (v, size)
-            if depth and size > CALLEE_MAX:
-                continue        # the symbol stays, its code does not
-            if size > budget:
-                continue
-            b = elf.bytes_at(v, size)
-            if b is None:
-                continue
+    for n in names:
+        if n not in funcs:
+            continue
+        v, size = funcs[n]
+        keep[n] = (v, size)
+        b = elf.bytes_at(v, size)
+        if b is not None and size <= budget:
             code[v] = b
             budget -= size
-            nxt += direct_callees(b, v, by_addr)
-        level = nxt
     # every alias of a kept address (C1/C2 constructors, D1/D2 destructors)
     for n, (v, size) in funcs.items():
         if v in code and n not in keep:
             keep[n] = (v, size)
-    return keep, code, missing
+    return keep, code, [n for n in names if n not in funcs]
 
 
 def runs(code):

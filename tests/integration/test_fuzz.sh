@@ -11,7 +11,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 RUN_S=${FUZZ_SECONDS:-120}
-MIN_EXECS=${FUZZ_MIN_EXECS:-10000}
+MIN_EXECS=${FUZZ_MIN_EXECS:-5000}
 FUZZ=$LIB_ROOT/build/fuzz_binary
 COV=$LIB_ROOT/build/fuzz_binary_cov
 CHROOTS=${OSDHIST_CHROOTS:-/var/cache/osdhist/chroots}
