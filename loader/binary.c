@@ -79,8 +79,9 @@ static int find_build_id(Elf *elf, char *out)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
+	unsigned nscn = 0;
 
-	while ((scn = elf_nextscn(elf, scn))) {
+	while ((scn = elf_nextscn(elf, scn)) && nscn++ < BINARY_MAX_SECTIONS) {
 		Elf_Data *d;
 		GElf_Nhdr nh;
 		size_t off = 0, noff, doff;
@@ -134,8 +135,9 @@ static void find_symbols(Elf *elf, struct sym syms[NR_SYMS])
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
+	unsigned nscn = 0;
 
-	while ((scn = elf_nextscn(elf, scn))) {
+	while ((scn = elf_nextscn(elf, scn)) && nscn++ < BINARY_MAX_SECTIONS) {
 		Elf_Data *d;
 		GElf_Sym sym;
 		size_t count;

@@ -135,34 +135,38 @@ struct facts {
 };
 
 /* A pair of 4-byte loads at off and off + 4 from node base: a utime_t
- * (sec, nsec) read field by field.  The lower offset, or -1. */
+ * (sec, nsec) read field by field.  The lower offset, or -1.  Bounded:
+ * one pass over the events, then pairs among the first PAIR_MAX loads. */
+#define PAIR_MAX	64
+
 static int64_t utime_pair(const struct symtrace *t, int base)
 {
-	for (int i = 0; i < t->nev; i++) {
-		const struct st_event *e = &t->ev[i];
+	int64_t offs[PAIR_MAX];
+	int n = 0;
 
-		if (e->type != EV_LOAD || e->size != 4 || e->base != base)
-			continue;
-		for (int j = 0; j < t->nev; j++) {
-			const struct st_event *f = &t->ev[j];
-
-			if (f->type == EV_LOAD && f->size == 4 && f->base == base &&
-			    (f->off == e->off + 4 || f->off == e->off - 4))
-				return e->off < f->off ? e->off : f->off;
-		}
-	}
+	for (int i = 0; i < t->nev && n < PAIR_MAX; i++)
+		if (t->ev[i].type == EV_LOAD && t->ev[i].size == 4 && t->ev[i].base == base)
+			offs[n++] = t->ev[i].off;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			if (offs[j] == offs[i] + 4)
+				return offs[i];
 	return -1;
 }
 
 /* The first node loaded (8 bytes) from [op + F] whose pointee is read as a
- * utime_t pair; sets request = F, recv = the pair's offset. */
+ * utime_t pair; sets request = F, recv = the pair's offset.  At most
+ * PAIR_MAX candidates are tried. */
 static void request_and_recv(const struct symtrace *t, int op, struct fact *req, struct fact *recv)
 {
-	for (int n = 0; n < t->nnodes; n++) {
+	int tried = 0;
+
+	for (int n = 0; n < t->nnodes && tried < PAIR_MAX; n++) {
 		int64_t f, r;
 
 		if (t->nodes[n].size != 8 || !st_is_load_of(t, n, op, &f))
 			continue;
+		tried++;
 		r = utime_pair(t, n);
 		if (r >= 0) {
 			set(req, f);

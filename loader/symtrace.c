@@ -57,19 +57,31 @@ static int gpr_of(unsigned r, int *width)
 
 static const struct sval UNK = { -1, 0 };
 
+/* Hash-consed: one node per distinct value, so equal values compare equal
+ * by index.  Constant time per lookup: the input decides how many. */
 static int intern(struct symtrace *t, uint8_t kind, uint8_t size, int32_t base, int64_t off)
 {
-	for (int i = 0; i < t->nnodes; i++) {
-		const struct st_node *n = &t->nodes[i];
+	uint64_t h = ((uint64_t)off * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)(uint32_t)base << 8) ^
+		     ((uint64_t)kind << 4) ^ size;
+	uint32_t i = (uint32_t)(h ^ (h >> 29)) & (ST_HASH - 1);
 
+	for (;; i = (i + 1) & (ST_HASH - 1)) {
+		int32_t k = t->hash[i] - 1;
+		const struct st_node *n;
+
+		if (k < 0)
+			break;
+		n = &t->nodes[k];
 		if (n->kind == kind && n->size == size && n->base == base && n->off == off)
-			return i;
+			return k;
 	}
+	/* the table is never more than half full: the loop above ends */
 	if (t->nnodes >= ST_MAX_NODES) {
 		t->truncated = 1;
 		return -1;
 	}
 	t->nodes[t->nnodes] = (struct st_node){ kind, size, base, off };
+	t->hash[i] = t->nnodes + 1;
 	return t->nnodes++;
 }
 
@@ -412,6 +424,7 @@ int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrac
 	csh h;
 
 	t->nnodes = t->nev = t->ninsns = t->truncated = 0;
+	memset(t->hash, 0, sizeof(t->hash));
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
 		return -1;
 	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);

@@ -61,9 +61,12 @@ struct st_event {
 	struct sval args[NR_ARGS];	/* CALL: argument registers */
 };
 
+#define ST_HASH		(2 * ST_MAX_NODES)	/* open addressing, power of 2 */
+
 struct symtrace {
 	struct st_node nodes[ST_MAX_NODES];
 	int nnodes;
+	int32_t hash[ST_HASH];	/* node index + 1, 0 = empty */
 	struct st_event ev[ST_MAX_EVENTS];
 	int nev;
 	int ninsns;
