@@ -7,7 +7,7 @@ PKGS="make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
 libcmocka-dev ceph-mon ceph-osd ceph-mgr ceph-common python3-rados jq
 libcap2-bin util-linux procps iproute2 bpftrace
 libmicrohttpd-dev prometheus curl systemd man-db groff-base libcapstone-dev
-libclang-rt-14-dev python3 dwarves libdw-dev ceph-osd-dbg"
+libclang-rt-14-dev python3 dwarves libdw-dev ceph-osd-dbg time"
 
 missing=""
 for p in $PKGS; do

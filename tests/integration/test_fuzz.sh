@@ -17,7 +17,9 @@ COV=$LIB_ROOT/build/fuzz_binary_cov
 CHROOTS=${OSDHIST_CHROOTS:-/var/cache/osdhist/chroots}
 lib_mktemp WORK -d
 CORPUS=${FUZZ_CORPUS:-$WORK/corpus}
-mkdir -p "$CORPUS" "$WORK/seeds" "$WORK/art"
+# crash, leak and timeout inputs outlive the run (removed again if none)
+ART=$LIB_ROOT/build/fuzz-artifacts/$(date -u +%Y%m%dT%H%M%S)-$$
+mkdir -p "$CORPUS" "$WORK/seeds"
 
 if ! make -s -C "$LIB_ROOT" build/fuzz_binary build/fuzz_binary_cov >"$WORK/make.log" 2>&1; then
 	fail "building the fuzz target (make build/fuzz_binary)"
@@ -85,12 +87,13 @@ coverage() { # LABEL DIR...
 coverage seeds "$WORK/seeds"
 
 # --- the run
+mkdir -p "$ART"
 max=$(stat -c %s "$WORK"/seeds/* | sort -n | tail -1)
 echo "# fuzzing for $RUN_S s (corpus $CORPUS, max_len $((max + 16384)))"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	timeout -k 10 $((RUN_S + 300)) "$FUZZ" -max_total_time="$RUN_S" -timeout=5 \
 	-rss_limit_mb=2048 -max_len=$((max + 16384)) -print_final_stats=1 \
-	-artifact_prefix="$WORK/art/" "$CORPUS" "$WORK/seeds" >"$WORK/fuzz.log" 2>&1
+	-artifact_prefix="$ART/" "$CORPUS" "$WORK/seeds" >"$WORK/fuzz.log" 2>&1
 rc=$?
 execs=$(awk '/^stat::number_of_executed_units:/ { print $2 }' "$WORK/fuzz.log")
 rate=$(awk '/^stat::average_exec_per_sec:/ { print $2 }' "$WORK/fuzz.log")
@@ -99,15 +102,15 @@ echo "# $execs inputs in $RUN_S s ($rate/s), peak RSS $rss MB," \
 	"corpus $(find "$CORPUS" -type f | wc -l) files"
 check_eq "fuzzer exit status (1: crash or leak, 70: timeout, 124: hung)" "$rc" 0
 check "at least $MIN_EXECS inputs run (got ${execs:-none})" test "${execs:-0}" -ge "$MIN_EXECS"
-found=$(find "$WORK/art" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \
+found=$(find "$ART" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \
 	-o -name 'oom-*' \) | sort)
 if [ -z "$found" ]; then
 	pass "no crash, leak, timeout or out-of-memory input"
+	rm -rf "$ART"
 else
 	fail "the fuzzer found: $(basename -a $found | tr '\n' ' ')"
-	mkdir -p "$LIB_ROOT/build/fuzz-artifacts"
-	cp $found "$LIB_ROOT/build/fuzz-artifacts/"
-	echo "# inputs kept in build/fuzz-artifacts/; the report:"
+	cp "$WORK/fuzz.log" "$ART/"
+	echo "# inputs and log kept in ${ART#"$LIB_ROOT"/}; the report:"
 	grep -E -A40 '^==[0-9]+==ERROR|runtime error|^SUMMARY|ALARM' "$WORK/fuzz.log" | head -n 80
 fi
 coverage "seeds+corpus" "$WORK/seeds" "$CORPUS"
