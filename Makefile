@@ -42,7 +42,7 @@ LIB_SRCS    := $(filter-out loader/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps build-deps clean test unit-test demo bench bench-duty bench-waits install
+.PHONY: all deps build-deps clean test unit-test demo bench bench-duty bench-waits install fuzz
 
 all: osdhist
 
@@ -120,6 +120,40 @@ $(OUT)/unit_tests: $(UNIT_SRCS) $(LIB_OBJS)
 unit-test: deps
 	@$(MAKE) --no-print-directory $(OUT)/unit_tests
 	@$(OUT)/unit_tests
+
+# The fuzz target: a tenant's file named ceph-osd reaches libelf and the
+# offset derivation as root, so that path runs under libFuzzer with ASan and
+# UBSan.  derive.c joins the harness as soon as it exists (a wildcard, not a
+# list to keep in step).  fuzz_binary_cov is the same harness with clang's
+# source coverage, to show which lines the seeds and the corpus reach.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 180
+FUZZ_SRCS     = tests/fuzz/fuzz_binary.c loader/binary.c \
+		$(wildcard loader/derive.c loader/symtrace.c)
+FUZZ_HDRS     = loader/binary.h $(wildcard loader/derive.h loader/symtrace.h) maps/osdhist.h
+FUZZ_CS       = $(if $(wildcard loader/derive.c),capstone)
+FUZZ_CFLAGS   = -g -O1 -fno-omit-frame-pointer -std=c11 -Wall -Wextra -Werror \
+		-D_GNU_SOURCE $(CPPFLAGS) $(if $(FUZZ_CS),$(shell pkg-config --cflags capstone))
+FUZZ_LIBS     = -lelf -lz $(if $(FUZZ_CS),$(shell pkg-config --libs capstone || echo -lcapstone))
+
+$(OUT)/fuzz_binary: $(FUZZ_SRCS) $(FUZZ_HDRS) | $(OUT)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all $(FUZZ_SRCS) $(FUZZ_LIBS) -o $@
+
+$(OUT)/fuzz_binary_cov: $(FUZZ_SRCS) $(FUZZ_HDRS) | $(OUT)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -fprofile-instr-generate \
+		-fcoverage-mapping $(FUZZ_SRCS) $(FUZZ_LIBS) -o $@
+
+# The DWARF oracle of test_dwarf.sh: the offsets osdhist derives from code,
+# read from Debian's ceph-osd-dbg with libdw instead.  Test-only.
+$(OUT)/dwarf_offsets: tests/dwarf/dwarf_offsets.c | $(OUT)
+	$(CC) $(CFLAGS) $< -ldw -lelf -o $@
+
+# Runs the fuzzer FUZZ_SECONDS on a corpus kept in build/fuzz-corpus; the
+# test suite runs the same script for 120 s on a throwaway corpus.
+fuzz: deps $(OUT)/fuzz_binary $(OUT)/fuzz_binary_cov
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_CORPUS=$(CURDIR)/$(OUT)/fuzz-corpus \
+		tests/integration/test_fuzz.sh
 
 # The one test command (README, .ci/run): unit tests, then integration tests
 # on throwaway clusters, then one summary line.  TESTS="core cli" picks some.

@@ -86,7 +86,10 @@ static int find_build_id(Elf *elf, char *out)
 		GElf_Nhdr nh;
 		size_t off = 0, noff, doff;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+		/* libelf keeps each section it reads until elf_end: many
+		 * headers over one big region would each cost its size */
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
+		    sh.sh_size > BINARY_MAX_NOTE_BYTES)
 			continue;
 		d = elf_getdata(scn, NULL);
 		/* gelf_getnote checks name and desc against d_size */
@@ -136,6 +139,7 @@ static void find_symbols(Elf *elf, struct sym syms[NR_SYMS])
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	unsigned nscn = 0;
+	bool seen_dynsym = false, seen_symtab = false;
 
 	while ((scn = elf_nextscn(elf, scn)) && nscn++ < BINARY_MAX_SECTIONS) {
 		Elf_Data *d;
@@ -146,6 +150,12 @@ static void find_symbols(Elf *elf, struct sym syms[NR_SYMS])
 		    (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) ||
 		    sh.sh_entsize != sizeof(Elf64_Sym))
 			continue;
+		/* A linker writes one of each.  More would each be read (and
+		 * kept by libelf until elf_end): 4000 headers over one 8 MiB
+		 * table took > 5 min and 5 GB. */
+		if (sh.sh_type == SHT_DYNSYM ? seen_dynsym : seen_symtab)
+			continue;
+		*(sh.sh_type == SHT_DYNSYM ? &seen_dynsym : &seen_symtab) = true;
 		d = elf_getdata(scn, NULL);
 		if (!d || !d->d_buf)
 			continue;
@@ -263,6 +273,45 @@ static void find_version(const struct elf_file *f, const struct sym *s, char *ou
 	free(code);
 }
 
+/* The header counts, checked before libelf sees the file: elf_begin()
+ * allocates a descriptor per section header claimed (e_shnum, or section 0's
+ * sh_size with extended numbering): a 1 GiB sparse file of zeros claiming
+ * 16 M sections cost 4.4 GB.  0, or -1 and one line in err. */
+static int check_headers(const struct elf_file *f, const char *name, char *err, size_t errlen)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh0 = { 0 };
+	uint64_t shnum, phnum;
+
+	if (pread(f->fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG)) {
+		snprintf(err, errlen, "%s is not an ELF binary", name);
+		return -1;
+	}
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh.e_machine != EM_X86_64) {
+		snprintf(err, errlen, "%s is not an x86-64 ELF binary", name);
+		return -1;
+	}
+	shnum = eh.e_shnum;
+	phnum = eh.e_phnum;
+	if ((shnum == 0 || phnum == PN_XNUM) && eh.e_shoff &&
+	    pread(f->fd, &sh0, sizeof(sh0), (off_t)eh.e_shoff) == (ssize_t)sizeof(sh0)) {
+		if (shnum == 0)
+			shnum = sh0.sh_size;
+		if (phnum == PN_XNUM)
+			phnum = sh0.sh_info;
+	}
+	if (shnum > BINARY_MAX_SECTIONS || phnum > BINARY_MAX_SECTIONS) {
+		snprintf(err, errlen, "%s claims %llu section and %llu program headers "
+			 "(a ceph-osd has about 40; more than %u is not read)", name,
+			 (unsigned long long)shnum, (unsigned long long)phnum,
+			 BINARY_MAX_SECTIONS);
+		return -1;
+	}
+	return 0;
+}
+
 static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 		   char *err, size_t errlen)
 {
@@ -361,6 +410,8 @@ int binary_inspect(const char *path, const char *name, struct osd_binary *b,
 		goto out;
 	}
 	f.size = (uint64_t)st.st_size;
+	if (check_headers(&f, name, err, errlen))
+		goto out;
 	/* ELF_C_READ: libelf preads what it needs, checked against the size */
 	f.elf = elf_begin(f.fd, ELF_C_READ, NULL);
 	if (!f.elf || elf_kind(f.elf) != ELF_K_ELF) {

@@ -63,7 +63,10 @@ int binary_feature(const struct osd_binary *b, enum osd_feature f, char *why, si
 /* Bounds on what is read of an untrusted binary. */
 #define BINARY_MAX_SIZE		(1ull << 30)	/* whole file */
 #define BINARY_MAX_SYMS		(4u << 20)	/* symbols per table */
-#define BINARY_MAX_SECTIONS	4096		/* sections looked at */
+#define BINARY_MAX_SECTIONS	4096		/* section / program headers a
+						 * file may claim (ceph-osd: ~40) */
+#define BINARY_MAX_NOTE_BYTES	4096		/* a note section read for the
+						 * build-id */
 #define BINARY_MAX_FN_BYTES	(64u << 10)	/* code read per function */
 
 #endif

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Crafted ELF files that cost a careless reader far more than their size,
+the inputs a fuzzer with a 50 KB max_len never builds.
+
+  mkbomb.py DIR
+
+writes
+  DIR/many_symtabs.elf   8.6 MB: 4000 section headers, all SHT_SYMTAB over
+                         the same 8 MiB of symbols (each read again, and
+                         kept by libelf until elf_end: 32 GB in all)
+  DIR/many_sections.elf  1 GiB apparent, 4 KB on disk: extended section
+                         numbering claiming 16 M (zero) section headers,
+                         for which libelf's elf_begin() allocates
+"""
+import os
+import struct
+import sys
+
+EHDR = struct.Struct('<16sHHIQQQIHHHHHH')
+SHDR = struct.Struct('<IIQQQQIIQQ')
+SYM = struct.Struct('<IBBHQQ')
+IDENT = b'\x7fELF\x02\x01\x01' + b'\0' * 9
+ET_DYN, EM_X86_64 = 3, 62
+SHT_SYMTAB, SHT_STRTAB = 2, 3
+
+
+def many_symtabs(path, n=4000, size=8 << 20):
+    size -= size % SYM.size
+    data_off = 0x1000
+    sh_off = data_off + size
+    strtab_off = sh_off + SHDR.size * (n + 2)
+    # one named function symbol, repeated: every one goes through strcmp
+    strtab = b'\0_ZN9OpRequest18maybe_init_op_infoERK6OSDMaq\0'
+    out = bytearray(EHDR.pack(IDENT, ET_DYN, EM_X86_64, 1, 0, 0, sh_off, 0, EHDR.size,
+                              56, 0, SHDR.size, n + 2, 0))
+    out += b'\0' * (data_off - len(out))
+    out += SYM.pack(1, 0x12, 0, 1, 1, 1) * (size // SYM.size)
+    out += SHDR.pack(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    out += SHDR.pack(0, SHT_STRTAB, 0, 0, strtab_off, len(strtab), 0, 0, 1, 0)
+    for _ in range(n):
+        out += SHDR.pack(0, SHT_SYMTAB, 0, 0, data_off, size, 1, 0, 8, SYM.size)
+    out += strtab
+    with open(path, 'wb') as f:
+        f.write(out)
+
+
+def many_sections(path, size=1 << 30):
+    n = (size - EHDR.size) // SHDR.size
+    with open(path, 'wb') as f:
+        # e_shnum 0: the count is section 0's sh_size (extended numbering)
+        f.write(EHDR.pack(IDENT, ET_DYN, EM_X86_64, 1, 0, 0, EHDR.size, 0, EHDR.size,
+                          56, 0, SHDR.size, 0, 0))
+        f.write(SHDR.pack(0, 0, 0, 0, 0, n, 0, 0, 0, 0))
+        f.truncate(EHDR.size + SHDR.size * n)      # the rest: holes of zeros
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit('usage: mkbomb.py DIR')
+    many_symtabs(os.path.join(sys.argv[1], 'many_symtabs.elf'))
+    many_sections(os.path.join(sys.argv[1], 'many_sections.elf'))
+
+
+if __name__ == '__main__':
+    main()
