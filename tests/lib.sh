@@ -32,6 +32,9 @@
 #                      lets a test that cannot use osdhist -p tell its OSD
 #                      from other clusters' (filter with --osd ID).
 # lib_mktemp VAR [-d]  VAR=$(mktemp [-d]), removed again on exit.
+# start_prometheus     Debian's prometheus with $W/prometheus.yml, data in
+#                      $W/data, on a random free loopback port (tried 3
+#                      times); sets PPORT and PROMPID; 1 if it never got ready.
 # chroot_dir NAME      the root of the chroot holding Ceph release NAME
 #                      (reef = 18.2.x, tentacle = 20.2.x), built first by
 #                      scripts/chroots.sh if missing (minutes, once; cached
@@ -254,4 +257,23 @@ oh_count() { # FROM TO OSD CLASS
     sed -n "$(($1 + 1)),$2p" "$TOUT" | jq -s --argjson osd "$3" --arg c "$4" '
         [.[] | select(.type == "hist" and .osd == $osd and .phase == "total"
             and ($c == "" or .class == $c)) | .count] | add // 0'
+}
+
+start_prometheus() {	# on a random free port; tries again if it was taken meanwhile
+	local try
+	for try in 1 2 3; do
+		PPORT=$((20000 + RANDOM % 30000))
+		ss -Hltn "sport = :$PPORT" | grep -q . && continue
+		prometheus --config.file="$W/prometheus.yml" --storage.tsdb.path="$W/data" \
+			--web.listen-address="127.0.0.1:$PPORT" >"$W/prometheus.log" 2>&1 &
+		PROMPID=$!
+		for _ in $(seq 100); do
+			curl -sf "http://127.0.0.1:$PPORT/-/ready" >/dev/null && return 0
+			kill -0 $PROMPID 2>/dev/null || break
+			sleep 0.1
+		done
+		kill $PROMPID 2>/dev/null; wait $PROMPID 2>/dev/null
+	done
+	tail -5 "$W/prometheus.log" >&2
+	return 1
 }

@@ -104,24 +104,6 @@ scrape_configs:
       - targets: ['127.0.0.1:$MPORT']
 EOF
 check "promtool check config passes (with the rules file)" promtool check config "$W/prometheus.yml"
-start_prometheus() {	# on a random free port; tries again if it was taken meanwhile
-	local try
-	for try in 1 2 3; do
-		PPORT=$((20000 + RANDOM % 30000))
-		ss -Hltn "sport = :$PPORT" | grep -q . && continue
-		prometheus --config.file="$W/prometheus.yml" --storage.tsdb.path="$W/data" \
-			--web.listen-address="127.0.0.1:$PPORT" >"$W/prometheus.log" 2>&1 &
-		PROMPID=$!
-		for _ in $(seq 100); do
-			curl -sf "http://127.0.0.1:$PPORT/-/ready" >/dev/null && return 0
-			kill -0 $PROMPID 2>/dev/null || break
-			sleep 0.1
-		done
-		kill $PROMPID 2>/dev/null; wait $PROMPID 2>/dev/null
-	done
-	tail -5 "$W/prometheus.log" >&2
-	return 1
-}
 if ! start_prometheus; then
 	fail "Prometheus did not start"
 	finish
