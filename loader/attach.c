@@ -273,7 +273,7 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 {
 	struct binary_slot *b = find_slot(t, dev, ino);
 	struct osd_binary ob;
-	char err[512];
+	char err[512], path[64];
 	ssize_t n;
 	int r;
 
@@ -297,7 +297,23 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 	if (n < 0)
 		snprintf(b->where, sizeof(b->where), "%s", exe);
 
-	if (binary_inspect(exe, b->where, &ob, err, sizeof(err))) {
+	/* Through /proc/PID/exe: the binary may only exist in the process's
+	 * own mount namespace (containers).  The fd also pins the inode.  A
+	 * process that is already gone (a short-lived ceph-osd --mkfs) says
+	 * nothing about the binary: forget the slot, the next scan retries. */
+	b->fd = open(exe, O_RDONLY | O_CLOEXEC);
+	if (b->fd < 0) {
+		int e = errno;
+
+		t->nbins--;
+		if (e == ENOENT || e == ESRCH)
+			return 1;
+		fprintf(stderr, "osdhist: cannot open the binary of pid %d: %s\n",
+			pid, strerror(e));
+		return 1;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", b->fd);
+	if (binary_inspect(path, b->where, &ob, err, sizeof(err))) {
 		fprintf(stderr, "osdhist: cannot trace pid %d: %s\n", pid, err);
 		b->refused = true;
 		return 1;
@@ -331,15 +347,6 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 		return 1;
 	}
 
-	/* Through /proc/PID/exe: the binary may only exist in the process's
-	 * own mount namespace (containers).  The fd also pins the inode. */
-	b->fd = open(exe, O_RDONLY | O_CLOEXEC);
-	if (b->fd < 0) {
-		fprintf(stderr, "osdhist: cannot open the binary of pid %d: %s\n",
-			pid, strerror(errno));
-		b->refused = true;
-		return 1;
-	}
 	memcpy(b->fn_off, ob.fn_off, sizeof(b->fn_off));
 	b->pid = pid;
 	r = sync_links(t, b);
