@@ -21,6 +21,8 @@ __u64 window_ends = 0;
 const volatile bool split_pool = false;
 const volatile bool trace_subops = true;
 const volatile bool phases = false;
+/* Read client messages' op vectors: op-code counts and op types. */
+const volatile bool op_types = true;
 /* -P or --phases: entries are made before the success end (enqueue_op,
  * submit_transaction), which then looks them up. */
 const volatile bool start_probe = false;
@@ -32,12 +34,44 @@ struct {
 	__type(value, struct op_state);
 } inflight SEC(".maps");
 
+/* Shared by all CPUs, keys allocated when first used: see maps/osdhist.h. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, HISTS_ENTRIES);
+	__type(key, struct hist_key);
+	__type(value, struct hist_pair);
+} hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, PHASE_HISTS_ENTRIES);
+	__type(key, struct hist_key);
+	__type(value, struct hist_pair);
+} phase_hists SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, HISTS_ENTRIES_MAX);	/* lowered by the loader */
-	__type(key, struct hist_key);
-	__type(value, struct hist);
-} hists SEC(".maps");
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, OPCOUNT_ENTRIES);
+	__type(key, __u32);
+	__type(value, struct op_counts);
+} opcounts SEC(".maps");
+
+/* A uprobe program can be preempted by another OSD thread on its CPU that
+ * runs the same program: each user of a buffer takes a slot first. */
+struct scratch {
+	__u64 busy[SCRATCH_SLOTS];
+	__u8 buf[SCRATCH_SLOTS][SCRATCH_BYTES];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -46,13 +80,14 @@ struct {
 	__type(value, __u64);
 } health SEC(".maps");
 
-/* A zeroed struct hist to create new keys from: it is too big for the stack. */
+/* Zeroes to create new keys of hists and opcounts from (too big for the
+ * stack); struct hist_pair is the larger value. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct hist);
-} zero_hist SEC(".maps");
+	__type(value, struct hist_pair);
+} zero SEC(".maps");
 
 static __always_inline int count(__u32 h)
 {
@@ -93,9 +128,11 @@ static __always_inline __u64 now_rt(void)
  * its own cost ~100 ns here: five of them were most of a program's time). */
 struct op_view {
 	__u64 op;
+	__u64 msg;
 	__u64 recv;	/* Message::recv_stamp, ns */
 	__u64 rmw;	/* OpInfo::rmw_flags */
 	__u64 deq;	/* OpRequest::dequeued_time, ns; 0: never dequeued */
+	__u64 ops, ops_end;	/* MOSDOp::ops; 0: not read */
 	__u16 type;	/* Message::header.type */
 };
 
@@ -104,36 +141,102 @@ static __always_inline __u64 win_u64(const __u8 *buf, __u32 rel)
 	return *(const __u64 *)(buf + (rel & (READ_WINDOW_MAX - 8)));
 }
 
-/* utime_t (seconds, nanoseconds: two u32) at buf + rel, in ns. */
-static __always_inline __u64 win_utime(const __u8 *buf, __u32 rel)
+/* utime_t (seconds, nanoseconds: two u32) in ns. */
+static __always_inline __u64 utime_ns(__u64 t)
 {
-	__u64 t = win_u64(buf, rel);
-
 	return (t & 0xffffffffULL) * 1000000000ULL + (t >> 32);
 }
 
+static __always_inline __u64 win_utime(const __u8 *buf, __u32 rel)
+{
+	return utime_ns(win_u64(buf, rel));
+}
+
+/* A scratch buffer of this CPU for one program run, or NULL if none is
+ * free (a run preempted by another on the same CPU holds one). */
+static __always_inline __u8 *take_scratch(void)
+{
+	__u32 z = 0;
+	struct scratch *s = bpf_map_lookup_elem(&scratch, &z);
+
+	if (!s)
+		return NULL;
+	for (__u32 i = 0; i < SCRATCH_SLOTS; i++)
+		if (!__sync_lock_test_and_set(&s->busy[i], 1))
+			return s->buf[i];
+	return NULL;
+}
+
+static __always_inline void drop_scratch(__u8 *buf)
+{
+	__u32 z = 0;
+	struct scratch *s = bpf_map_lookup_elem(&scratch, &z);
+
+	if (!s || !buf)
+		return;
+	for (__u32 i = 0; i < SCRATCH_SLOTS; i++)
+		if (buf == s->buf[i])
+			s->busy[i] = 0;
+}
+
+static __always_inline __u64 sbuf_u64(const __u8 *sb, __u32 rel)
+{
+	return *(const __u64 *)(sb + (rel & (SCRATCH_BYTES - 8)));
+}
+
+/* The op's fields.  With sb, the op is known to be a client op (its
+ * success end): the Message window read, into sb, is the one with
+ * recv_stamp and MOSDOp::ops. */
 static __always_inline int view_op(struct binary_row *r, __u64 op,
-				   struct op_view *v)
+				   struct op_view *v, __u8 *sb)
 {
 	__u8 buf[READ_WINDOW_MAX];
-	__u64 msg;
-	__u32 len;
+	__u32 len, off;
 
 	v->op = op;
+	v->ops = v->ops_end = 0;
 	len = r->opw_len;
 	if (!op || len > READ_WINDOW_MAX ||
 	    bpf_probe_read_user(buf, len, (void *)(op + r->opw_off)))
 		return -1;
-	msg = win_u64(buf, r->offs.op_request - r->opw_off);
+	v->msg = win_u64(buf, r->offs.op_request - r->opw_off);
 	v->rmw = win_u64(buf, r->offs.op_rmw - r->opw_off);
 	v->deq = win_utime(buf, r->offs.op_dequeued - r->opw_off);
-	len = r->msgw_len;
-	if (!msg || len > READ_WINDOW_MAX ||
-	    bpf_probe_read_user(buf, len, (void *)(msg + r->msgw_off)))
+	if (!v->msg)
 		return -1;
-	v->type = (__u16)win_u64(buf, r->offs.msg_type - r->msgw_off);
-	v->recv = win_utime(buf, r->offs.msg_recv - r->msgw_off);
+	if (sb && r->cmsgw_len) {
+		len = r->cmsgw_len;
+		off = r->cmsgw_off;
+		if (len > SCRATCH_BYTES ||
+		    bpf_probe_read_user(sb, len, (void *)(v->msg + off)))
+			return -1;
+		v->type = MSG_OSD_OP;
+		v->ops = sbuf_u64(sb, r->offs.mosdop_ops - off);
+		v->ops_end = sbuf_u64(sb, r->offs.mosdop_ops + 8 - off);
+		v->recv = utime_ns(sbuf_u64(sb, r->offs.msg_recv - off));
+		return v->recv ? 0 : -1;
+	}
+	len = r->msgw_len;
+	off = r->msgw_off;
+	if (len > READ_WINDOW_MAX ||
+	    bpf_probe_read_user(buf, len, (void *)(v->msg + off)))
+		return -1;
+	v->type = (__u16)win_u64(buf, r->offs.msg_type - off);
+	v->recv = win_utime(buf, r->offs.msg_recv - off);
 	return v->recv ? 0 : -1;
+}
+
+/* MOSDOp::ops of a client op whose view did not read them (its last
+ * reference, where the message's type was not known beforehand). */
+static __always_inline void view_ops(struct binary_row *r, struct op_view *v)
+{
+	__u64 vec[2];
+
+	if (!r->cmsgw_len ||
+	    bpf_probe_read_user(vec, sizeof(vec), (void *)(v->msg + r->offs.mosdop_ops)))
+		return;
+	v->ops = vec[0];
+	v->ops_end = vec[1];
 }
 
 /* Is the op in the traced time (received in [open_rt, close_rt))?  Ops
@@ -161,35 +264,108 @@ static __always_inline bool followed(__u16 type)
 	return type == MSG_OSD_OP || (trace_subops && type == MSG_OSD_REPOP);
 }
 
-static __always_inline void record(__u32 pid, __u8 cls, __u8 phase,
-				   __s64 pool, __u64 ns)
+/* The value of key in map (hists, phase_hists, opcounts), created zeroed
+ * if it is new; NULL (counted) if the map is full. */
+static __always_inline void *value_of(void *map, const void *key)
 {
-	struct hist_key key = { .tgid = pid, .cls = cls, .phase = phase,
-				.pool = pool };
-	struct hist *h = bpf_map_lookup_elem(&hists, &key);
-	__u32 idx;
+	void *v = bpf_map_lookup_elem(map, key);
+	__u32 z = 0;
+	void *zv;
 
-	if (!h) {
-		__u32 z = 0;
-		struct hist *zero = bpf_map_lookup_elem(&zero_hist, &z);
+	if (v)
+		return v;
+	zv = bpf_map_lookup_elem(&zero, &z);
+	if (!zv)
+		return NULL;
+	bpf_map_update_elem(map, key, zv, BPF_NOEXIST);
+	v = bpf_map_lookup_elem(map, key);
+	if (!v)
+		count(H_HIST_FAIL);
+	return v;
+}
 
-		if (!zero)
-			return;
-		bpf_map_update_elem(&hists, &key, zero, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&hists, &key);
-		if (!h) {
-			count(H_HIST_FAIL);
-			return;
-		}
-	}
-	idx = osdhist_bucket(ns);
+/* Shared by all CPUs, and a uprobe program can be preempted: atomic adds. */
+static __always_inline void add(struct hist *h, __u64 ns)
+{
+	__u32 idx = osdhist_bucket(ns);
+
 	if (idx >= NR_BUCKETS)
 		idx = NR_BUCKETS - 1;
-	/* Per-CPU memory, but a uprobe program can be preempted by another
-	 * OSD thread on the same CPU: keep the adds atomic. */
 	__sync_fetch_and_add(&h->count, 1);
 	__sync_fetch_and_add(&h->sum_ns, ns);
 	__sync_fetch_and_add(&h->buckets[idx], 1);
+}
+
+static __always_inline void record2(void *map, struct hist_key *key,
+				    __u64 ns0, __u64 ns1, bool has1)
+{
+	struct hist_pair *p = value_of(map, key);
+
+	if (!p)
+		return;
+	add(&p->h[0], ns0);
+	if (has1)
+		add(&p->h[1], ns1);
+}
+
+/*
+ * The ops of a client message, read at once into a scratch slot: each is
+ * counted under its code (and as failed when its rval < 0 or the message
+ * failed as a whole), and the message's op type is returned (OPTYPE_ALL
+ * when the binary's op vector cannot be read).
+ */
+static __always_inline __u8 scan_ops(struct binary_row *r, __u32 pid,
+				     const struct op_view *v, bool failed,
+				     __u8 *sb)
+{
+	__u32 stride = r->offs.osdop_size, rvo = r->offs.osdop_rval;
+	__u8 idx[OSDHIST_OPS_MAX];
+	struct op_counts *oc;
+	__u64 len;
+	__u32 n;
+
+	if (!op_types || !r->cmsgw_len)
+		return OPTYPE_ALL;
+	if (!v->ops || v->ops_end < v->ops || !stride ||
+	    stride > OSDOP_STRIDE_MAX || rvo + 4 > stride) {
+		count(H_OPS_UNSEEN);
+		return OPI_NONE;
+	}
+	n = (v->ops_end - v->ops) / stride;
+	if (n == 0)
+		return OPI_NONE;	/* decoded no op: rejected before do_op */
+	if (n > OSDHIST_OPS_MAX) {
+		count(H_OPS_CUT);
+		n = OSDHIST_OPS_MAX;
+	}
+	oc = value_of(&opcounts, &pid);
+	len = (__u64)n * stride;	/* <= OSDHIST_OPS_MAX * OSDOP_STRIDE_MAX */
+	barrier_var(len);	/* keep the bound for the verifier */
+	if (!sb || !oc || len > SCRATCH_BYTES ||
+	    bpf_probe_read_user(sb, len, (void *)v->ops))
+		goto unseen;
+	for (__u32 i = 0; i < OSDHIST_OPS_MAX; i++) {
+		__u32 off = i * stride;
+		__u16 code;
+		__s32 rval;
+		__u32 ix;
+
+		if (i >= n)
+			break;
+		code = *(__u16 *)(sb + (off & (SCRATCH_BYTES - 8)));
+		rval = *(__s32 *)(sb + ((off + rvo) & (SCRATCH_BYTES - 4)));
+		ix = osdhist_opi(code);
+		if (ix >= NR_OPCODES)
+			ix = OPI_UNKNOWN;
+		idx[i] = ix;
+		__sync_fetch_and_add(&oc->ops[ix], 1);
+		if (failed || rval < 0)
+			__sync_fetch_and_add(&oc->failed[ix], 1);
+	}
+	return osdhist_op_type(idx, n);
+unseen:
+	count(H_OPS_UNSEEN);
+	return OPI_NONE;
 }
 
 /* Ceph's own split, PrimaryLogPG::log_op_stats():
@@ -213,38 +389,43 @@ static __always_inline __u8 classify(__u64 rmw)
  * queue); with --phases, execute runs from there to the write's
  * submit_transaction (or the end), commit from there to the end.
  */
-static __always_inline void record_op(struct binary_row *r, __u32 pid, __u8 cls,
+static __always_inline void record_op(__u32 pid, __u8 cls, __u8 optype,
 				      const struct op_view *v,
 				      const struct op_state *st)
 {
 	__u64 rt = now_rt(), total = rt > v->recv ? rt - v->recv : 0;
 	__u64 deq = v->deq;
 	__u64 sub = st ? st->submit_rt : 0;
-	__s64 pool = st ? st->pool : -1;
+	struct hist_key key = { .tgid = pid, .cls = cls, .optype = optype,
+				.pool = -1 };
 
 	if (!deq || deq < v->recv || deq > rt)
 		deq = rt;		/* never dequeued: all of it is queue */
 	if (sub && (sub < deq || sub > rt))
 		sub = 0;
-	record(pid, cls, PHASE_TOTAL, pool, total);
-	record(pid, cls, PHASE_QUEUE, pool, deq - v->recv);
-	if (!phases)
-		return;
-	record(pid, cls, PHASE_EXECUTE, pool, (sub ? sub : rt) - deq);
-	if (sub)
-		record(pid, cls, PHASE_COMMIT, pool, rt - sub);
+	if (split_pool) {
+		if (optype != OPTYPE_ALL)
+			record2(&hists, &key, total, deq - v->recv, true);
+		key.optype = OPTYPE_ALL;
+		key.pool = st ? st->pool : -1;
+	}
+	record2(&hists, &key, total, deq - v->recv, true);
+	if (phases)
+		record2(&phase_hists, &key, (sub ? sub : rt) - deq, rt - sub, sub);
 }
 
 /* The end where Ceph counts the op: record it and leave a done mark for
  * _unregistered (an entry made at enqueue_op is marked in place). */
-static __always_inline int success_end(void *ctx, __u64 op, bool subop)
+static __always_inline int success_end(void *ctx, __u64 op, bool subop,
+				       __u8 *sb)
 {
 	struct binary_row *r = row(ctx);
 	struct op_key key = { .tgid = tgid(), .op = op };
 	struct op_state *st = NULL, mark = { .pool = -1, .done = 1 };
+	__u8 optype = OPTYPE_ALL;
 	struct op_view v;
 
-	if (view_op(r, op, &v))
+	if (view_op(r, op, &v, sb))
 		return count(H_READ_FAIL);
 	if (!traced(r, v.recv))
 		return 0;
@@ -253,7 +434,9 @@ static __always_inline int success_end(void *ctx, __u64 op, bool subop)
 		if (st && st->done)
 			return count(H_DONE_TWICE);
 	}
-	record_op(r, key.tgid, subop ? CLASS_SUBOP : classify(v.rmw), &v, st);
+	if (!subop)
+		optype = scan_ops(r, key.tgid, &v, false, sb);
+	record_op(key.tgid, subop ? CLASS_SUBOP : classify(v.rmw), optype, &v, st);
 	count(H_DONE);
 	if (st) {
 		st->done = 1;
@@ -272,7 +455,11 @@ static __always_inline int success_end(void *ctx, __u64 op, bool subop)
 SEC("uprobe")
 int BPF_KPROBE(op_done, void *pg, void *op)
 {
-	return success_end(ctx, (__u64)op, false);
+	__u8 *sb = op_types ? take_scratch() : NULL;
+	int ret = success_end(ctx, (__u64)op, false, sb);
+
+	drop_scratch(sb);
+	return ret;
 }
 
 /*
@@ -288,7 +475,8 @@ int BPF_KPROBE(subop_done, void *backend, void **rmref)
 
 	if (!rm)
 		return count(H_READ_FAIL);
-	return success_end(ctx, read_u64((void *)(rm + r->offs.repmod_op)), true);
+	return success_end(ctx, read_u64((void *)(rm + r->offs.repmod_op)), true,
+			   NULL);
 }
 
 /*
@@ -306,7 +494,7 @@ int BPF_KPROBE(op_unregistered, void *op)
 	struct op_key key = { .tgid = tgid(), .op = (__u64)op };
 	struct op_state *st = NULL;
 	struct op_view v;
-	__u8 cls;
+	__u8 cls, optype = OPTYPE_ALL;
 
 	if (!start_probe) {
 		/* The common case costs one map operation. */
@@ -320,7 +508,7 @@ int BPF_KPROBE(op_unregistered, void *op)
 			return 0;
 		}
 	}
-	if (view_op(r, key.op, &v))
+	if (view_op(r, key.op, &v, NULL))
 		count(H_READ_FAIL);
 	else if (!followed(v.type))
 		count(H_IGNORED);
@@ -333,7 +521,15 @@ int BPF_KPROBE(op_unregistered, void *op)
 			cls = CLASS_PG;
 		else
 			cls = CLASS_ERROR;
-		record_op(r, key.tgid, cls, &v, st);
+		if (op_types && v.type == MSG_OSD_OP) {
+			__u8 *sb = take_scratch();
+
+			view_ops(r, &v);
+			/* a PG op is not a failure: Ceph never counts it */
+			optype = scan_ops(r, key.tgid, &v, cls == CLASS_ERROR, sb);
+			drop_scratch(sb);
+		}
+		record_op(key.tgid, cls, optype, &v, st);
 		count(H_ERROR_END);
 	}
 	if (st && bpf_map_delete_elem(&inflight, &key) == 0)
@@ -355,7 +551,7 @@ int BPF_KPROBE(op_enqueue, void *osd, void **opref)
 	struct op_state st = { .pool = -1 };
 	struct op_view v;
 
-	if (view_op(r, key.op, &v))
+	if (view_op(r, key.op, &v, NULL))
 		return count(H_READ_FAIL);
 	if (!followed(v.type) || v.recv < r->open_rt || v.recv >= r->close_rt)
 		return 0;	/* counted at its end */

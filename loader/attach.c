@@ -64,8 +64,9 @@ static void open_row(struct tracer *t, int row, __u64 now)
 	__atomic_store_n(&r->open_rt, now, __ATOMIC_SEQ_CST);
 }
 
-/* The byte ranges an end reads of the OpRequest and of its Message. */
-static void read_windows(struct binary_row *r)
+/* The byte ranges an end reads of the OpRequest and of its Message; with
+ * optypes, also a client op's Message window (recv_stamp, MOSDOp::ops). */
+static void read_windows(struct binary_row *r, bool optypes)
 {
 	const struct osd_offsets *o = &r->offs;
 	__u32 lo = o->op_request, hi = o->op_request + 8;
@@ -80,6 +81,11 @@ static void read_windows(struct binary_row *r)
 	hi = o->msg_type + 8 > o->msg_recv + 8 ? o->msg_type + 8 : o->msg_recv + 8;
 	r->msgw_off = lo;
 	r->msgw_len = hi - lo;
+	lo = o->msg_recv < o->mosdop_ops ? o->msg_recv : o->mosdop_ops;
+	hi = o->msg_recv + 8 > o->mosdop_ops + 16 ? o->msg_recv + 8 : o->mosdop_ops + 16;
+	r->cmsgw_off = optypes ? lo : 0;
+	r->cmsgw_len = optypes && hi - lo <= SCRATCH_BYTES &&
+		       o->osdop_size <= OSDOP_STRIDE_MAX ? hi - lo : 0;
 }
 
 /* Whether the fields an end reads lie close enough for one read each. */
@@ -87,12 +93,12 @@ static bool windows_fit(const struct osd_offsets *o)
 {
 	struct binary_row r = { .offs = *o };
 
-	read_windows(&r);
+	read_windows(&r, false);
 	return r.opw_len <= READ_WINDOW_MAX && r.msgw_len <= READ_WINDOW_MAX;
 }
 
 /* A free row of bpf/'s rows[] for a new binary; -1 if none. */
-static int take_row(struct tracer *t, const struct osd_offsets *o)
+static int take_row(struct tracer *t, const struct osd_offsets *o, bool optypes)
 {
 	for (int i = 0; i < MAX_BINARIES; i++) {
 		struct binary_row *r = &t->skel->bss->rows[i];
@@ -103,7 +109,12 @@ static int take_row(struct tracer *t, const struct osd_offsets *o)
 		memset(r, 0, sizeof(*r));
 		r->open_rt = ~0ULL;	/* nothing is traced until attached */
 		r->offs = *o;
-		read_windows(r);
+		read_windows(r, optypes);
+		if (optypes && !r->cmsgw_len)
+			fprintf(stderr, "osdhist: op types are not counted for this "
+				"ceph-osd: its recv_stamp and MOSDOp::ops lie more "
+				"than %d bytes apart, or an OSDOp takes more than %d\n",
+				SCRATCH_BYTES, OSDOP_STRIDE_MAX);
 		return i;
 	}
 	return -1;
@@ -273,7 +284,8 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 {
 	struct binary_slot *b = find_slot(t, dev, ino);
 	struct osd_binary ob;
-	char err[512], path[64];
+	char err[512], path[64], why[300];
+	bool optypes;
 	ssize_t n;
 	int r;
 
@@ -322,7 +334,6 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 	for (int f = 0; f < NR_FEATS; f++) {
 		bool asked = (f == FEAT_POOL && t->opt->pool) ||
 			     (f == FEAT_PHASES && t->opt->phases);
-		char why[300];
 
 		if (!asked || !binary_feature(&ob, f, why, sizeof(why)))
 			continue;
@@ -341,7 +352,14 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 		b->refused = true;
 		return 1;
 	}
-	b->row = take_row(t, &ob.offs);
+	optypes = !t->opt->no_op_types;
+	if (optypes && binary_feature(&ob, FEAT_OPTYPES, why, sizeof(why))) {
+		fprintf(stderr, "osdhist: op types are not counted for pid %d: its "
+			"ceph-osd (build-id %s) lacks %s; its ops are counted by "
+			"class only\n", pid, ob.build_id, why);
+		optypes = false;
+	}
+	b->row = take_row(t, &ob.offs, optypes);
 	if (b->row < 0) {	/* cannot happen: as many rows as slots */
 		b->refused = true;
 		return 1;

@@ -17,6 +17,7 @@
 #include "verify.h"
 
 #define FAMILY "osdhist_op_latency_seconds"
+#define OPTYPE_FAMILY "osdhist_op_type_latency_seconds"
 
 static const __u64 default_le_ns[] = {
 	25000, 50000,
@@ -92,8 +93,12 @@ static void labels(char *buf, size_t size, const struct series_delta *s)
 	 * so a query can join on it to get the pool's name. */
 	if (s->pool >= 0)
 		n += snprintf(buf + n, size - n, ",pool_id=\"%lld\"", (long long)s->pool);
-	snprintf(buf + n, size - n, ",class=\"%s\",phase=\"%s\"",
-		 class_name[s->cls], phase_name[s->phase]);
+	if (s->optype != OPTYPE_ALL)	/* op types: total latency only */
+		snprintf(buf + n, size - n, ",class=\"%s\",op=\"%s\"",
+			 class_name[s->cls], op_name(s->optype));
+	else
+		snprintf(buf + n, size - n, ",class=\"%s\",phase=\"%s\"",
+			 class_name[s->cls], phase_name[s->phase]);
 }
 
 /*
@@ -113,7 +118,8 @@ static void labels(char *buf, size_t size, const struct series_delta *s)
  * _count are both the sum of all fine buckets, so they are equal and never
  * below a finite bound even in a snapshot torn by a concurrent update.
  */
-static void print_hist(FILE *f, const struct series_delta *s, const struct prom_buckets *b)
+static void print_hist(FILE *f, const char *fam, const struct series_delta *s,
+		       const struct prom_buckets *b)
 {
 	const struct hist *h = &s->cum;
 	char lab[160];
@@ -126,14 +132,14 @@ static void print_hist(FILE *f, const struct series_delta *s, const struct prom_
 	for (int j = 0; j < b->n; j++) {
 		while (i < NR_BUCKETS - 1 && osdhist_bucket_upper(i) - 1 <= b->le_ns[j])
 			acc += h->buckets[i++];
-		fprintf(f, FAMILY "_bucket{%s,le=\"", lab);
+		fprintf(f, "%s_bucket{%s,le=\"", fam, lab);
 		put_seconds(f, b->le_ns[j]);
 		fprintf(f, "\"} %llu\n", (unsigned long long)acc);
 	}
-	fprintf(f, FAMILY "_bucket{%s,le=\"+Inf\"} %llu\n", lab, (unsigned long long)total);
-	fprintf(f, FAMILY "_sum{%s} ", lab);
+	fprintf(f, "%s_bucket{%s,le=\"+Inf\"} %llu\n", fam, lab, (unsigned long long)total);
+	fprintf(f, "%s_sum{%s} ", fam, lab);
 	put_seconds(f, h->sum_ns);
-	fprintf(f, "\n" FAMILY "_count{%s} %llu\n", lab, (unsigned long long)total);
+	fprintf(f, "\n%s_count{%s} %llu\n", fam, lab, (unsigned long long)total);
 }
 
 static void family(FILE *f, const char *name, const char *type, const char *help)
@@ -273,15 +279,49 @@ static void print_verify(FILE *f, const struct report *r)
 					(long long)r->verify[i].cls[k].j.excess);
 }
 
+static void print_opcodes(FILE *f, const char *name, const struct report *r,
+			  bool failed)
+{
+	for (int i = 0; i < r->nopc; i++) {
+		const struct opcode_delta *d = &r->opc[i];
+
+		fprintf(f, "%s{ceph_daemon=\"osd.", name);
+		if (d->osd >= 0)
+			fprintf(f, "%d", d->osd);
+		else
+			fprintf(f, "unknown");
+		fprintf(f, "\",op=\"%s\"} %llu\n", op_name(d->opi),
+			(unsigned long long)(failed ? d->failed_cum : d->ops_cum));
+	}
+}
+
 void render_prom(FILE *f, const struct report *r, const struct prom_buckets *b,
 		 const char *version)
 {
 	family(f, FAMILY, "histogram",
 	       "Latency of Ceph OSD ops measured by osdhist's uprobes, by OSD, "
-	       "op class and phase (total: from OSD::enqueue_op to the end of "
-	       "the op); bucket counts are conservative to within 12.5 %.");
+	       "op class and phase (total: from the message's receipt, Ceph's "
+	       "recv_stamp, to the end of the op, as Ceph's op_latency); bucket "
+	       "counts are conservative to within 12.5 %.");
 	for (int i = 0; i < r->n; i++)
-		print_hist(f, &r->s[i], b);
+		if (r->s[i].optype == OPTYPE_ALL)
+			print_hist(f, FAMILY, &r->s[i], b);
+	family(f, OPTYPE_FAMILY, "histogram",
+	       "Total latency of Ceph OSD client ops by OSD, op class and op type "
+	       "(the message's first op code that is not a guard or hint, e.g. "
+	       "write for [set-alloc-hint, write]); buckets as "
+	       FAMILY ".");
+	for (int i = 0; i < r->n; i++)
+		if (r->s[i].optype != OPTYPE_ALL && r->s[i].phase == PHASE_TOTAL)
+			print_hist(f, OPTYPE_FAMILY, &r->s[i], b);
+	family(f, "osdhist_op_code_ops_total", "counter",
+	       "Ops of each Ceph op code (CEPH_OSD_OP_*, by Ceph's name) in the "
+	       "client messages an OSD served; a message holds one or more ops.");
+	print_opcodes(f, "osdhist_op_code_ops_total", r, false);
+	family(f, "osdhist_op_code_failed_total", "counter",
+	       "Ops of each op code that failed: their rval < 0, or their message "
+	       "ended without Ceph counting it (an error reply).");
+	print_opcodes(f, "osdhist_op_code_failed_total", r, true);
 	print_health(f, r);
 	print_verify(f, r);
 	family(f, "osdhist_build_info", "gauge", "osdhist's version; always 1.");

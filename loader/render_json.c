@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* JSON lines: one object per series with ops in the interval, then one
- * health object.  The schema is in docs/reference.md. */
+/* JSON lines: one object per class series with ops in the interval, one
+ * per op type and per op code, then one health object.  The schema is in
+ * docs/reference.md. */
 #include "report.h"
 #include "stats.h"
 #include "verify.h"
@@ -11,9 +12,12 @@ static void print_series(FILE *f, const struct report *r, const struct series_de
 	const struct hist *h = &s->h;
 	bool first = true;
 
-	fprintf(f, "{\"type\":\"hist\",\"time\":%.3f,\"osd\":%d,", time, s->osd);
+	fprintf(f, "{\"type\":\"%s\",\"time\":%.3f,\"osd\":%d,",
+		s->optype == OPTYPE_ALL ? "hist" : "optype", time, s->osd);
 	if (s->pool >= 0)
 		fprintf(f, "\"pool\":%lld,", (long long)s->pool);
+	if (s->optype != OPTYPE_ALL)
+		fprintf(f, "\"op\":\"%s\",", op_name(s->optype));
 	fprintf(f, "\"class\":\"%s\",\"phase\":\"%s\",\"count\":%llu,"
 		"\"sum_ns\":%llu,\"p50_ns\":%.0f,\"p90_ns\":%.0f,\"p99_ns\":%.0f,"
 		"\"p999_ns\":%.0f,\"max_ns\":%llu,\"interval_s\":%.3f,"
@@ -115,8 +119,20 @@ static void print_verify(FILE *f, const struct report *r)
 void render_json(FILE *f, const struct report *r)
 {
 	for (int i = 0; i < r->n; i++)
-		if (r->s[i].h.count)
+		if (r->s[i].h.count &&
+		    (r->s[i].optype == OPTYPE_ALL || r->s[i].phase == PHASE_TOTAL))
 			print_series(f, r, &r->s[i]);
+	for (int i = 0; i < r->nopc; i++) {
+		const struct opcode_delta *d = &r->opc[i];
+
+		if (!d->ops && !d->failed)
+			continue;
+		fprintf(f, "{\"type\":\"opcode\",\"time\":%.3f,\"osd\":%d,"
+			"\"op\":\"%s\",\"ops\":%llu,\"failed\":%llu,\"ops_total\":%llu,"
+			"\"failed_total\":%llu}\n", r->time, d->osd, op_name(d->opi),
+			(unsigned long long)d->ops, (unsigned long long)d->failed,
+			(unsigned long long)d->ops_cum, (unsigned long long)d->failed_cum);
+	}
 	print_verify(f, r);
 	print_health(f, r);
 	fflush(f);

@@ -77,6 +77,75 @@ static void print_series(FILE *f, const struct series_delta *s,
 	print_bars(f, h, unit, uname);
 }
 
+/* One OSD's op types in the interval, all classes together: failed are
+ * the messages that ended as errors. */
+static void print_optype_table(FILE *f, const struct report *r, int osd,
+			       bool millis)
+{
+	double unit = millis ? 1e6 : 1e3;
+	bool head = false;
+
+	for (unsigned op = 0; op < NR_OPCODES; op++) {
+		struct hist h = { 0 };
+		__u64 failed = 0;
+
+		for (int i = 0; i < r->n; i++) {
+			const struct series_delta *s = &r->s[i];
+
+			if (s->osd != osd || s->optype != op || s->phase != PHASE_TOTAL)
+				continue;
+			hist_add(&h, &s->h);
+			if (s->cls == CLASS_ERROR)
+				failed += s->h.count;
+		}
+		if (!h.count)
+			continue;
+		if (!head) {
+			fprintf(f, "%-8s %-22s %10s %8s %10s %10s %10s (%s)\n",
+				"", "op type", "count", "failed", "ops/s", "mean", "p99",
+				millis ? "msecs" : "usecs");
+			head = true;
+		}
+		fprintf(f, "%-8s %-22s %10llu %8llu %10.1f %10.3f %10.3f\n", "",
+			op_name(op), (unsigned long long)h.count,
+			(unsigned long long)failed,
+			r->interval > 0 ? h.count / r->interval : 0,
+			(double)h.sum_ns / h.count / unit, hist_quantile(&h, 0.99) / unit);
+	}
+}
+
+/* Per OSD: the op-type table, then the ops of each op code ("read 10,
+ * stat 105 (5 failed), ..."). */
+static void print_optypes(FILE *f, const struct report *r, bool millis)
+{
+	int osd = -2;
+
+	for (int i = 0; i < r->nopc; i++) {
+		const struct opcode_delta *d = &r->opc[i];
+
+		if (!d->ops && !d->failed)
+			continue;
+		if (d->osd != osd) {
+			if (osd != -2)
+				fprintf(f, "\n");
+			osd = d->osd;
+			if (osd >= 0)
+				fprintf(f, "osd.%d op types:\n", osd);
+			else
+				fprintf(f, "osd.? op types:\n");
+			print_optype_table(f, r, osd, millis);
+			fprintf(f, "%-8s op codes:", "");
+		} else {
+			fprintf(f, ",");
+		}
+		fprintf(f, " %s %llu", op_name(d->opi), (unsigned long long)d->ops);
+		if (d->failed)
+			fprintf(f, " (%llu failed)", (unsigned long long)d->failed);
+	}
+	if (osd != -2)
+		fprintf(f, "\n");
+}
+
 /* --prometheus: what /metrics turned away, e.g. ", http rejected 3
  * (per_ip_limit=2 request_timeout=1)". */
 static void print_http(FILE *f, const struct health_report *h)
@@ -185,11 +254,12 @@ void render_text(FILE *f, const struct report *r, bool timestamp, bool millis)
 		fprintf(f, "%s\n", buf);
 	}
 	for (int i = 0; i < r->n; i++) {
-		if (!r->s[i].h.count)
+		if (!r->s[i].h.count || r->s[i].optype != OPTYPE_ALL)
 			continue;
 		print_series(f, &r->s[i], r, millis);
 		shown++;
 	}
+	print_optypes(f, r, millis);
 	if (r->sampled)
 		fprintf(f, "sampled: ops that started in %.2f s of these %.2f s "
 			"(%.0f %%); est. = count / traced time\n", r->traced,

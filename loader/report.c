@@ -18,6 +18,19 @@ const char *const phase_name[NR_PHASES] = {
 	[PHASE_COMMIT] = "commit",
 };
 
+#define OP_NAME(name, code, guard) [OPI_##code] = name,
+static const char *const op_names[NR_OPCODES] = {
+	[OPI_NONE] = "none",
+	[OPI_UNKNOWN] = "unknown",
+	OSDHIST_OPCODES(OP_NAME)
+};
+#undef OP_NAME
+
+const char *op_name(unsigned opi)
+{
+	return opi < NR_OPCODES ? op_names[opi] : "all";
+}
+
 #define HEALTH_NAME(id, name, loss) [id] = name,
 const char *const health_name[NR_HEALTH] = { OSDHIST_HEALTH(HEALTH_NAME) };
 #undef HEALTH_NAME

@@ -7,14 +7,24 @@
 #include <linux/types.h>
 #include "osdhist.h"
 
-/* One interval's worth of one histogram series. */
+/* One interval's worth of one histogram series: a class series
+ * (optype OPTYPE_ALL) or an op-type series (pool -1). */
 struct series_delta {
 	int osd;		/* -1: a process osdhist could not identify */
 	__s64 pool;		/* -1 unless -P */
 	__u8 cls;
+	__u8 optype;		/* enum op_index, or OPTYPE_ALL */
 	__u8 phase;
 	struct hist h;		/* what happened in the interval */
 	struct hist cum;	/* since osdhist started (Prometheus wants this) */
+};
+
+/* One OSD's ops of one op code: in the interval, and since osdhist started. */
+struct opcode_delta {
+	int osd;
+	__u8 opi;		/* enum op_index */
+	__u64 ops, failed;
+	__u64 ops_cum, failed_cum;
 };
 
 /* Why the /metrics endpoint (--prometheus) refused or dropped a connection
@@ -64,12 +74,16 @@ struct report {
 	bool sampled;
 	const struct series_delta *s;
 	int n;
+	const struct opcode_delta *opc;	/* by OSD, then op code */
+	int nopc;
 	struct health_report health;
 	const struct verify_report *verify;	/* per OSD; NULL with --no-verify */
 	int nverify;
 };
 
 extern const char *const class_name[NR_CLASSES];
+/* Ceph's name of an op index ("read", "omap-get-vals", ...). */
+const char *op_name(unsigned opi);
 extern const char *const phase_name[NR_PHASES];
 extern const char *const health_name[NR_HEALTH];
 extern const char *const http_reject_name[NR_HTTP_REJECT];

@@ -22,14 +22,14 @@
 #define DEAD_KEYS_MAX 4096
 
 static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
-				    __u8 cls, __u8 phase)
+				    __u8 cls, __u8 optype, __u8 phase)
 {
 	struct series_acc *s;
 
 	for (int i = 0; i < t->nseries; i++) {
 		s = &t->series[i];
 		if (s->osd == osd && s->pool == pool && s->cls == cls &&
-		    s->phase == phase)
+		    s->optype == optype && s->phase == phase)
 			return s;
 	}
 	if (t->nseries == t->series_cap) {
@@ -50,60 +50,187 @@ static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
 	s->osd = osd;
 	s->pool = pool;
 	s->cls = cls;
+	s->optype = optype;
 	s->phase = phase;
 	return s;
 }
 
+/* Adds one phase of a BPF key to its series: a key of one op type feeds
+ * that op type's series and, without -P (where the pool keys do), its
+ * class's. */
+static int fold(struct tracer *t, const struct hist_key *k, int osd,
+		__u8 phase, const struct hist *h, bool alive)
+{
+	struct series_acc *s[2];
+	int n = 0;
+
+	if (k->optype == OPTYPE_ALL || !t->opt->pool)
+		s[n++] = series_of(t, osd, k->pool, k->cls, OPTYPE_ALL, phase);
+	if (k->optype != OPTYPE_ALL)
+		s[n++] = series_of(t, osd, -1, k->cls, k->optype, phase);
+	for (int i = 0; i < n; i++) {
+		if (!s[i])
+			return -ENOMEM;
+		hist_add(alive ? &s[i]->live : &s[i]->retired, h);
+	}
+	return 0;
+}
+
+/* The OSD of a key's process, and whether it still runs; the ops of a
+ * process never identified are kept apart as osd -1, and counted. */
+static int osd_of_key(struct tracer *t, __u32 tgid, bool *alive)
+{
+	int osd = tracer_osd_of(t, tgid);
+
+	*alive = procs_alive(t->proc_root, tgid);
+	return osd == -2 ? -1 : osd;
+}
+
+/* One histogram map; phase0 is the phase of its values' h[0]. */
+static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
+			 __u64 *nkeys)
+{
+	int fd = bpf_map__fd(map);
+	static struct hist_key dead[DEAD_KEYS_MAX];
+	static struct hist_pair val;
+	struct hist_key key, next, *prev = NULL;
+	int ndead = 0, err;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		bool alive;
+		int osd;
+
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &val))
+			continue;	/* deleted under us */
+		(*nkeys)++;
+		osd = osd_of_key(t, key.tgid, &alive);
+		if (osd == -1 && !alive && phase0 == PHASE_TOTAL &&
+		    (key.optype == OPTYPE_ALL || !t->opt->pool))
+			t->unknown_ops += val.h[0].count;
+		for (int p = 0; p < 2; p++) {
+			err = fold(t, &key, osd, phase0 + p, &val.h[p], alive);
+			if (err)
+				return err;
+		}
+		if (!alive && ndead < DEAD_KEYS_MAX)
+			dead[ndead++] = key;
+	}
+	for (int i = 0; i < ndead; i++)
+		bpf_map_delete_elem(fd, &dead[i]);
+	*nkeys -= ndead;
+	return 0;
+}
+
 static int read_hists(struct tracer *t, __u64 *nkeys)
 {
-	int fd = bpf_map__fd(t->skel->maps.hists);
-	static struct hist_key dead[DEAD_KEYS_MAX];
-	struct hist_key key, next, *prev = NULL;
-	struct hist sum;
-	int ndead = 0;
+	int err;
 
 	*nkeys = 0;
 	for (int i = 0; i < t->nseries; i++)
 		memset(&t->series[i].live, 0, sizeof(t->series[i].live));
+	err = read_hist_map(t, t->skel->maps.hists, PHASE_TOTAL, nkeys);
+	if (!err)
+		err = read_hist_map(t, t->skel->maps.phase_hists, PHASE_EXECUTE, nkeys);
+	return err;
+}
 
+static struct opc_acc *opc_of(struct tracer *t, int osd)
+{
+	for (int i = 0; i < t->nopc; i++)
+		if (t->opc[i].osd == osd)
+			return &t->opc[i];
+	if (t->nopc == t->opc_cap) {
+		int cap = t->opc_cap ? 2 * t->opc_cap : 4;
+		void *n = realloc(t->opc, cap * sizeof(*t->opc));
+		void *d = realloc(t->opd, cap * NR_OPCODES * sizeof(*t->opd));
+
+		if (n)
+			t->opc = n;
+		if (d)
+			t->opd = d;
+		if (!n || !d)
+			return NULL;
+		t->opc_cap = cap;
+	}
+	memset(&t->opc[t->nopc], 0, sizeof(*t->opc));
+	t->opc[t->nopc].osd = osd;
+	return &t->opc[t->nopc++];
+}
+
+static void opc_add(struct op_counts *dst, const struct op_counts *src)
+{
+	for (int i = 0; i < NR_OPCODES; i++) {
+		dst->ops[i] += src->ops[i];
+		dst->failed[i] += src->failed[i];
+	}
+}
+
+/* The per-CPU op-code counters, per OSD; those of exited processes are
+ * retired, then deleted, as for the histograms. */
+static int read_opcounts(struct tracer *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.opcounts);
+	static __u32 dead[DEAD_KEYS_MAX];
+	__u32 key, next, *prev = NULL;
+	struct op_counts sum;
+	int ndead = 0;
+
+	for (int i = 0; i < t->nopc; i++)
+		memset(&t->opc[i].live, 0, sizeof(t->opc[i].live));
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		struct series_acc *s;
+		struct opc_acc *a;
 		bool alive;
 		int osd;
 
 		key = next;
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, t->percpu))
-			continue;	/* deleted under us */
-		(*nkeys)++;
+			continue;
 		memset(&sum, 0, sizeof(sum));
 		for (int c = 0; c < t->ncpus; c++)
-			hist_add(&sum, &t->percpu[c]);
-
-		alive = procs_alive(t->proc_root, key.tgid);
-		osd = tracer_osd_of(t, key.tgid);
-		if (osd == -2) {
-			/* Not a ceph-osd we know (exited before any scan saw
-			 * it): kept apart as osd -1, and counted. */
-			osd = -1;
-			if (!alive)
-				t->unknown_ops += sum.count;
-		}
-		s = series_of(t, osd, key.pool, key.cls, key.phase);
-		if (!s)
+			opc_add(&sum, &t->percpu[c]);
+		osd = osd_of_key(t, key, &alive);
+		a = opc_of(t, osd);
+		if (!a)
 			return -ENOMEM;
-		if (alive) {
-			hist_add(&s->live, &sum);
-		} else {
-			hist_add(&s->retired, &sum);
-			if (ndead < DEAD_KEYS_MAX)
-				dead[ndead++] = key;
-		}
+		opc_add(alive ? &a->live : &a->retired, &sum);
+		if (!alive && ndead < DEAD_KEYS_MAX)
+			dead[ndead++] = key;
 	}
 	for (int i = 0; i < ndead; i++)
 		bpf_map_delete_elem(fd, &dead[i]);
-	*nkeys -= ndead;
 	return 0;
+}
+
+/* Per OSD, the op codes seen since osdhist started, in table order. */
+static int opcode_deltas(struct tracer *t, bool advance)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->nopc; i++) {
+		struct opc_acc *a = &t->opc[i];
+		struct op_counts cum = a->retired;
+
+		opc_add(&cum, &a->live);
+		for (int c = 0; c < NR_OPCODES; c++) {
+			struct opcode_delta *d = &t->opd[n];
+
+			if (!cum.ops[c] && !cum.failed[c])
+				continue;
+			d->osd = a->osd;
+			d->opi = c;
+			d->ops = cum.ops[c] - a->prev.ops[c];
+			d->failed = cum.failed[c] - a->prev.failed[c];
+			d->ops_cum = cum.ops[c];
+			d->failed_cum = cum.failed[c];
+			n++;
+		}
+		if (advance)
+			a->prev = cum;
+	}
+	return n;
 }
 
 /* Fill of the in-flight map, and removal of entries whose process exited:
@@ -226,6 +353,8 @@ static int cmp_delta(const void *a, const void *b)
 
 	if (x->osd != y->osd)
 		return x->osd < y->osd ? -1 : 1;
+	if (x->optype != y->optype)	/* class series (OPTYPE_ALL) last */
+		return x->optype - y->optype;
 	if (x->pool != y->pool)
 		return x->pool < y->pool ? -1 : 1;
 	if (x->cls != y->cls)
@@ -241,6 +370,8 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	int err;
 
 	err = read_hists(t, &nkeys);
+	if (!err)
+		err = read_opcounts(t);
 	if (err)
 		return err;
 	memset(h, 0, sizeof(*h));
@@ -248,7 +379,8 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	h->inflight = scan_inflight(t);
 	h->inflight_max = bpf_map__max_entries(t->skel->maps.inflight);
 	h->hists = nkeys;
-	h->hists_max = bpf_map__max_entries(t->skel->maps.hists);
+	h->hists_max = bpf_map__max_entries(t->skel->maps.hists) +
+		       bpf_map__max_entries(t->skel->maps.phase_hists);
 	count_evicted(t, h, h->bpf[H_ENTRIES], h->inflight);
 	h->reaped = t->reaped_lost;
 	h->drain_timeouts = t->drain_timeouts;
@@ -271,6 +403,7 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 		d->osd = s->osd;
 		d->pool = s->pool;
 		d->cls = s->cls;
+		d->optype = s->optype;
 		d->phase = s->phase;
 		hist_sub(&d->h, &cum, &s->prev);
 		d->cum = cum;
@@ -293,5 +426,7 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	r->time = now.tv_sec + now.tv_nsec / 1e9;
 	r->s = t->deltas;
 	r->n = t->nseries;
+	r->opc = t->opd;
+	r->nopc = opcode_deltas(t, advance);
 	return 0;
 }

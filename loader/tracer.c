@@ -13,18 +13,6 @@
 #include "osdhist.skel.h"
 #include "tracer.h"
 
-static unsigned int hists_entries(int ncpus)
-{
-	/* Per-CPU values: every key costs ncpus copies of struct hist. */
-	unsigned long n = HIST_MEM_BUDGET / ((unsigned long)ncpus * sizeof(struct hist));
-
-	if (n > HISTS_ENTRIES_MAX)
-		n = HISTS_ENTRIES_MAX;
-	if (n < HISTS_ENTRIES_MIN)
-		n = HISTS_ENTRIES_MIN;
-	return n;
-}
-
 /* The running kernel's version is at least major.minor. */
 static bool kernel_at_least(int major, int minor)
 {
@@ -49,7 +37,7 @@ int tracer_open(struct tracer *t, const struct options *opt)
 			strerror(-t->ncpus));
 		return -1;
 	}
-	t->percpu = calloc(t->ncpus, sizeof(struct hist));
+	t->percpu = calloc(t->ncpus, sizeof(struct op_counts));
 	if (!t->percpu) {
 		fprintf(stderr, "osdhist: out of memory\n");
 		return -1;
@@ -64,6 +52,7 @@ int tracer_open(struct tracer *t, const struct options *opt)
 	t->skel->rodata->split_pool = opt->pool;
 	t->skel->rodata->trace_subops = !opt->no_subops;
 	t->skel->rodata->phases = opt->phases;
+	t->skel->rodata->op_types = !opt->no_op_types;
 	t->skel->rodata->start_probe = opt->pool || opt->phases;
 	t->multi = !opt->perf_uprobes && kernel_at_least(6, 6);
 	if (t->multi) {
@@ -72,7 +61,6 @@ int tracer_open(struct tracer *t, const struct options *opt)
 		bpf_object__for_each_program(p, t->skel->obj)
 			bpf_program__set_expected_attach_type(p, BPF_TRACE_UPROBE_MULTI);
 	}
-	bpf_map__set_max_entries(t->skel->maps.hists, hists_entries(t->ncpus));
 
 	err = osdhist_bpf__load(t->skel);
 	if (err) {
@@ -101,6 +89,8 @@ void tracer_close(struct tracer *t)
 	osdhist_bpf__destroy(t->skel);
 	free(t->series);
 	free(t->deltas);
+	free(t->opc);
+	free(t->opd);
 	free(t->percpu);
 	memset(t, 0, sizeof(*t));
 }

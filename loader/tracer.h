@@ -43,14 +43,21 @@ struct proc_slot {
 	bool dead;			/* gone: retire its state at next snapshot */
 };
 
-/* Cumulative numbers for one (osd, pool, class, phase). */
+/* Cumulative numbers for one (osd, pool, class, op type, phase): a class
+ * series has optype OPTYPE_ALL, an op-type series pool -1. */
 struct series_acc {
 	int osd;
 	__s64 pool;
-	__u8 cls, phase;
+	__u8 cls, optype, phase;
 	struct hist retired;	/* from processes that have exited */
 	struct hist live;	/* from running processes, this snapshot */
 	struct hist prev;	/* retired + live at the previous snapshot */
+};
+
+/* Cumulative op-code counters of one OSD. */
+struct opc_acc {
+	int osd;
+	struct op_counts retired, live, prev;
 };
 
 struct tracer {
@@ -67,7 +74,10 @@ struct tracer {
 	struct series_acc *series;
 	int nseries, series_cap;
 	struct series_delta *deltas;
-	struct hist *percpu;	/* one value per possible CPU */
+	struct op_counts *percpu;	/* opcounts: one value per possible CPU */
+	struct opc_acc *opc;
+	int nopc, opc_cap;
+	struct opcode_delta *opd;	/* opc_cap * NR_OPCODES */
 	int ncpus;
 	__u64 reaped, unknown_ops;
 	__u64 reaped_lost;	/* ... of which ops not yet done: lost */

@@ -242,7 +242,8 @@ static __u64 ours_of(const struct report *r, int osd, __u8 cls)
 	__u64 n = 0;
 
 	for (int i = 0; i < r->n; i++)
-		if (r->s[i].osd == osd && r->s[i].cls == cls && r->s[i].phase == PHASE_TOTAL)
+		if (r->s[i].osd == osd && r->s[i].cls == cls &&
+		    r->s[i].optype == OPTYPE_ALL && r->s[i].phase == PHASE_TOTAL)
 			n += r->s[i].cum.count;
 	return n;
 }

@@ -29,6 +29,8 @@
 #ifndef OSDHIST_H
 #define OSDHIST_H
 
+#include "osdhist_ops.h"
+
 /* Op classes.  READ/WRITE/RW are exactly Ceph's op_r/op_w/op_rw. */
 enum op_class {
 	CLASS_READ,	/* may_read && !may_write */
@@ -85,7 +87,14 @@ enum op_phase {
 	X(H_OUTSIDE, "outside", 0)					\
 	/* --sample: received in the previous window, ended after its	\
 	 * probes were gone: its success end may have been missed */	\
-	X(H_LATE, "late", 1)
+	X(H_LATE, "late", 1)						\
+	/* client messages with more than OSDHIST_OPS_MAX ops: the op is	\
+	 * recorded, its ops past that are not counted by code */	\
+	X(H_OPS_CUT, "ops_cut", 0)					\
+	/* client messages whose ops could not be read (a read failed,	\
+	 * or every scratch buffer of the CPU was in use): recorded with	\
+	 * op type "none", their ops not counted by code */		\
+	X(H_OPS_UNSEEN, "ops_unseen", 0)
 
 #define OSDHIST_ENUM(id, name, loss) id,
 enum health { OSDHIST_HEALTH(OSDHIST_ENUM) NR_HEALTH };
@@ -103,13 +112,19 @@ enum health { OSDHIST_HEALTH(OSDHIST_ENUM) NR_HEALTH };
 #define RMW_PGOP		0x20
 #define RMW_CACHE		0x40
 
-/* Map sizes.  INFLIGHT holds ops in flight on all OSDs of the host; a
- * saturated OSD has a few hundred.  HISTS is a ceiling: the loader lowers it
- * at load time so that the per-CPU copies stay within HIST_MEM_BUDGET. */
+/*
+ * Map sizes.  INFLIGHT holds ops in flight on all OSDs of the host; a
+ * saturated OSD has a few hundred.  The histogram maps are shared by all
+ * CPUs (atomic adds) and allocate a key when it is first used, so they cost
+ * what is in use, ~4 KiB a key, whatever the CPU count; their size is a
+ * ceiling.  The per-OSD op-code counters are per CPU (a hot counter would
+ * bounce between CPUs), one key per OSD process.  The model of a large
+ * host is in loader/mapmodel.c (`osdhist --map-model`).
+ */
 #define INFLIGHT_ENTRIES	16384
-#define HISTS_ENTRIES_MAX	1024
-#define HISTS_ENTRIES_MIN	64
-#define HIST_MEM_BUDGET		(12u << 20)
+#define HISTS_ENTRIES		8192
+#define PHASE_HISTS_ENTRIES	4096
+#define OPCOUNT_ENTRIES		64
 
 /*
  * Log-linear buckets on nanoseconds: 8 sub-buckets per power of two, so a
@@ -138,18 +153,43 @@ struct op_state {
 	__u8 pad[7];
 };
 
+/*
+ * A histogram key.  Without -P a client op updates one key, (osd, class, op
+ * type, pool -1): the loader sums op types into the class series.  With -P
+ * it updates two, (osd, class, OPTYPE_ALL, pool) and (osd, class, op type,
+ * -1), so pools and op types add up instead of multiplying.  Sub-ops, and
+ * client ops of a binary whose op vector osdhist cannot read, have
+ * OPTYPE_ALL only.
+ */
+#define OPTYPE_ALL	0xff
+
 struct hist_key {
 	__u32 tgid;		/* the loader maps tgid -> OSD id */
 	__u8 cls;		/* enum op_class */
-	__u8 phase;		/* enum op_phase */
+	__u8 optype;		/* enum op_index (maps/osdhist_ops.h), OPTYPE_ALL */
 	__u16 pad;
-	__s64 pool;		/* -1 unless pool split is on */
+	__s64 pool;		/* -1: every pool (no -P) */
 };
 
 struct hist {
 	__u64 count;
 	__u64 sum_ns;
 	__u64 buckets[NR_BUCKETS];
+};
+
+/* The value of both histogram maps, two phases of one key: hists holds
+ * PHASE_TOTAL and PHASE_QUEUE (one lookup per op), phase_hists (--phases)
+ * PHASE_EXECUTE and PHASE_COMMIT.  Phase p is h[p & 1] of its map. */
+struct hist_pair {
+	struct hist h[2];
+};
+
+/* Per OSD process (key: tgid), per op code: ops that ran, and ops that
+ * failed: rval < 0, or any op of a message that ended without Ceph counting
+ * it (class error: an error reply, often before any op ran). */
+struct op_counts {
+	__u64 ops[NR_OPCODES];
+	__u64 failed[NR_OPCODES];
 };
 
 /*
@@ -183,6 +223,13 @@ struct osd_offsets {
  */
 #define READ_WINDOW_MAX	256
 
+/* Scratch buffers per CPU, too big for the BPF stack: a client message's
+ * window, then its op vector (OSDHIST_OPS_MAX ops of up to OSDOP_STRIDE_MAX
+ * bytes), each read at once. */
+#define SCRATCH_SLOTS		2
+#define SCRATCH_BYTES		4096
+#define OSDOP_STRIDE_MAX	(SCRATCH_BYTES / OSDHIST_OPS_MAX)
+
 struct binary_row {
 	struct osd_offsets offs;
 	/* What an end reads of the op, in one read each: OpRequest bytes
@@ -191,6 +238,12 @@ struct binary_row {
 	 * at most READ_WINDOW_MAX each. */
 	__u32 opw_off, opw_len;
 	__u32 msgw_off, msgw_len;
+	/* A client op's success end reads Message bytes [cmsgw_off,
+	 * cmsgw_off + cmsgw_len) instead, into a scratch slot (at most
+	 * SCRATCH_BYTES): recv_stamp and MOSDOp::ops (the type is known
+	 * there).  cmsgw_len 0: the binary's op vector cannot be read
+	 * (FEAT_OPTYPES refused), its ops have OPTYPE_ALL. */
+	__u32 cmsgw_off, cmsgw_len;
 	__u64 open_rt;
 	__u64 close_rt;		/* ~0: open-ended */
 	__u64 prev_open_rt;	/* --sample: the previous window, to tell */

@@ -17,5 +17,6 @@ int main(void)
 	failed += run_http_guard_tests();
 	failed += run_verify_tests();
 	failed += run_asok_tests();
+	failed += run_optypes_tests();
 	return failed ? 1 : 0;
 }

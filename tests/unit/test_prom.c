@@ -26,14 +26,17 @@ static void make(struct report *r)
 {
 	memset(r, 0, sizeof(*r));
 	memset(s, 0, sizeof(s));
-	s[0].osd = 0; s[0].pool = -1; s[0].cls = CLASS_WRITE; s[0].phase = PHASE_TOTAL;
+	s[0].osd = 0; s[0].pool = -1; s[0].cls = CLASS_WRITE;
+	s[0].optype = OPTYPE_ALL; s[0].phase = PHASE_TOTAL;
 	put(&s[0].cum, 50000, 3);
 	put(&s[0].cum, 1000000, 2);
 	put(&s[0].cum, 3000000000ULL, 1);
 	put(&s[0].cum, 200000000000ULL, 1);
-	s[1].osd = 1; s[1].pool = 7; s[1].cls = CLASS_READ; s[1].phase = PHASE_QUEUE;
+	s[1].osd = 1; s[1].pool = 7; s[1].cls = CLASS_READ;
+	s[1].optype = OPTYPE_ALL; s[1].phase = PHASE_QUEUE;
 	put(&s[1].cum, 300, 1);
-	s[2].osd = -1; s[2].pool = -1; s[2].cls = CLASS_ERROR; s[2].phase = PHASE_TOTAL;
+	s[2].osd = -1; s[2].pool = -1; s[2].cls = CLASS_ERROR;
+	s[2].optype = OPTYPE_ALL; s[2].phase = PHASE_TOTAL;
 	put(&s[2].cum, 5000, 4);
 	r->time = 1700000000.25;
 	r->interval = 2;

@@ -13,11 +13,13 @@ static void make(struct report *r)
 {
 	memset(r, 0, sizeof(*r));
 	memset(s, 0, sizeof(s));
-	s[0].osd = 0; s[0].pool = -1; s[0].cls = CLASS_WRITE; s[0].phase = PHASE_TOTAL;
+	s[0].osd = 0; s[0].pool = -1; s[0].cls = CLASS_WRITE;
+	s[0].optype = OPTYPE_ALL; s[0].phase = PHASE_TOTAL;
 	s[0].h.count = 4;
 	s[0].h.sum_ns = 4000000;
 	s[0].h.buckets[osdhist_bucket(1000000)] = 4;
-	s[1].osd = 1; s[1].pool = 2; s[1].cls = CLASS_ERROR; s[1].phase = PHASE_TOTAL;
+	s[1].osd = 1; s[1].pool = 2; s[1].cls = CLASS_ERROR;
+	s[1].optype = OPTYPE_ALL; s[1].phase = PHASE_TOTAL;
 	r->time = 1700000000.25;
 	r->interval = 2;
 	r->traced = 2;

@@ -17,3 +17,4 @@ int run_prom_tests(void);
 int run_http_guard_tests(void);
 int run_verify_tests(void);
 int run_asok_tests(void);
+int run_optypes_tests(void);
