@@ -59,6 +59,10 @@ static void print_health(FILE *f, const struct report *r)
 	for (int i = 0; h->http && i < NR_HTTP_REJECT; i++)	/* --prometheus only */
 		fprintf(f, ",\"http_rejected_%s\":%llu", http_reject_name[i],
 			(unsigned long long)h->http_rejected[i]);
+	for (int i = 0; i < NR_KEYMAPS; i++)
+		fprintf(f, ",\"keys_%s\":%llu,\"keys_%s_max\":%llu", keymap_name[i],
+			(unsigned long long)h->keys[i], keymap_name[i],
+			(unsigned long long)h->keys_max[i]);
 	fprintf(f, ",\"inflight\":%llu,\"inflight_max\":%llu,\"hist_keys\":%llu,"
 		"\"hist_keys_max\":%llu,\"osds\":%d,\"binaries\":%d,\"losses\":%llu}\n",
 		(unsigned long long)h->inflight, (unsigned long long)h->inflight_max,

@@ -11,6 +11,11 @@ const char *const class_name[NR_CLASSES] = {
 	[CLASS_SUBOP] = "subop",
 };
 
+const char *const keymap_name[NR_KEYMAPS] = {
+	[KM_HISTS] = "hists", [KM_PHASE_HISTS] = "phase_hists",
+	[KM_OPCOUNTS] = "opcounts",
+};
+
 const char *const phase_name[NR_PHASES] = {
 	[PHASE_TOTAL] = "total",
 	[PHASE_QUEUE] = "queue",

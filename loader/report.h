@@ -40,6 +40,10 @@ enum http_reject {
 	NR_HTTP_REJECT
 };
 
+/* The maps whose keys osdhist creates as ops come (map full: hist_full). */
+enum keymap { KM_HISTS, KM_PHASE_HISTS, KM_OPCOUNTS, NR_KEYMAPS };
+extern const char *const keymap_name[NR_KEYMAPS];
+
 /* The tracer's own health, cumulative since osdhist started. */
 struct health_report {
 	__u64 bpf[NR_HEALTH];	/* summed per-CPU counters from bpf/ */
@@ -55,8 +59,10 @@ struct health_report {
 	__u64 unknown_ops;	/* ops of processes not identified as an OSD */
 	__u64 inflight;		/* in-flight map fill now */
 	__u64 inflight_max;
-	__u64 hists;		/* histogram keys in use now */
+	__u64 hists;		/* histogram keys in use now, both maps */
 	__u64 hists_max;
+	__u64 keys[NR_KEYMAPS];	/* ... per map, and op-code counter keys */
+	__u64 keys_max[NR_KEYMAPS];
 	int osds;		/* ceph-osd processes found now, traced or not */
 	int untraced;		/* ... of which not traced (binary refused) */
 	int binaries;		/* ceph-osd binaries attached now */

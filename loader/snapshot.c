@@ -123,16 +123,16 @@ static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
 	return 0;
 }
 
-static int read_hists(struct tracer *t, __u64 *nkeys)
+static int read_hists(struct tracer *t, __u64 nkeys[NR_KEYMAPS])
 {
 	int err;
 
-	*nkeys = 0;
 	for (int i = 0; i < t->nseries; i++)
 		memset(&t->series[i].live, 0, sizeof(t->series[i].live));
-	err = read_hist_map(t, t->skel->maps.hists, PHASE_TOTAL, nkeys);
+	err = read_hist_map(t, t->skel->maps.hists, PHASE_TOTAL, &nkeys[KM_HISTS]);
 	if (!err)
-		err = read_hist_map(t, t->skel->maps.phase_hists, PHASE_EXECUTE, nkeys);
+		err = read_hist_map(t, t->skel->maps.phase_hists, PHASE_EXECUTE,
+				    &nkeys[KM_PHASE_HISTS]);
 	return err;
 }
 
@@ -169,7 +169,7 @@ static void opc_add(struct op_counts *dst, const struct op_counts *src)
 
 /* The per-CPU op-code counters, per OSD; those of exited processes are
  * retired, then deleted, as for the histograms. */
-static int read_opcounts(struct tracer *t)
+static int read_opcounts(struct tracer *t, __u64 *nkeys)
 {
 	int fd = bpf_map__fd(t->skel->maps.opcounts);
 	static __u32 dead[DEAD_KEYS_MAX];
@@ -188,6 +188,7 @@ static int read_opcounts(struct tracer *t)
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, t->percpu))
 			continue;
+		(*nkeys)++;
 		memset(&sum, 0, sizeof(sum));
 		for (int c = 0; c < t->ncpus; c++)
 			opc_add(&sum, &t->percpu[c]);
@@ -201,6 +202,7 @@ static int read_opcounts(struct tracer *t)
 	}
 	for (int i = 0; i < ndead; i++)
 		bpf_map_delete_elem(fd, &dead[i]);
+	*nkeys -= ndead;
 	return 0;
 }
 
@@ -365,22 +367,28 @@ static int cmp_delta(const void *a, const void *b)
 int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 {
 	struct health_report *h = &r->health;
+	struct bpf_map *maps[NR_KEYMAPS] = {
+		t->skel->maps.hists, t->skel->maps.phase_hists, t->skel->maps.opcounts,
+	};
+	__u64 nkeys[NR_KEYMAPS] = { 0 };
 	struct timespec now;
-	__u64 nkeys;
 	int err;
 
-	err = read_hists(t, &nkeys);
+	err = read_hists(t, nkeys);
 	if (!err)
-		err = read_opcounts(t);
+		err = read_opcounts(t, &nkeys[KM_OPCOUNTS]);
 	if (err)
 		return err;
 	memset(h, 0, sizeof(*h));
+	for (int i = 0; i < NR_KEYMAPS; i++) {
+		h->keys[i] = nkeys[i];
+		h->keys_max[i] = bpf_map__max_entries(maps[i]);
+	}
 	read_health(t, h);
 	h->inflight = scan_inflight(t);
 	h->inflight_max = bpf_map__max_entries(t->skel->maps.inflight);
-	h->hists = nkeys;
-	h->hists_max = bpf_map__max_entries(t->skel->maps.hists) +
-		       bpf_map__max_entries(t->skel->maps.phase_hists);
+	h->hists = nkeys[KM_HISTS] + nkeys[KM_PHASE_HISTS];
+	h->hists_max = h->keys_max[KM_HISTS] + h->keys_max[KM_PHASE_HISTS];
 	count_evicted(t, h, h->bpf[H_ENTRIES], h->inflight);
 	h->reaped = t->reaped_lost;
 	h->drain_timeouts = t->drain_timeouts;
