@@ -263,7 +263,7 @@ static void shown_in_every_output(void **state)
 			    "\"http_rejected_request_timeout\":0,"
 			    "\"http_rejected_idle_timeout\":0,"
 			    "\"http_rejected_incomplete\":0,"
-			    "\"http_rejected_bad_request\":3,\"inflight\":"));
+			    "\"http_rejected_bad_request\":3,\"keys_hists\":"));
 	free(out);
 	out = render('p', &r);
 	assert_non_null(strstr(out, "# TYPE osdhist_http_rejected_total counter\n"
