@@ -14,10 +14,12 @@ LOAD="/usr/bin/python3 $HERE/optypes_load.py"
 CHECK="/usr/bin/python3 $HERE/historic_ops.py"
 
 asok() { ceph --admin-daemon "$(osd_asok "$OSD_IDS")" "$@"; }
+# COUNTER BEFORE AFTER: how much osd.COUNTER grew between two perf dumps
+delta() { echo $(($(jq ".osd.$1" <<<"$3") - $(jq ".osd.$1" <<<"$2"))); }
 
 # One run of the load with ARGS (STEP=N ...), checked against Ceph.
 run_load() { # LABEL ARGS...
-	local label=$1 before after out hist chk d c; shift
+	local label=$1 before after out hist chk c; shift
 	lib_mktemp out; lib_mktemp hist; lib_mktemp chk
 	before=$(perf_dump "$OSD_IDS")
 	check "$label: every message ended as planned" bash -c "$LOAD $* >$out"
@@ -42,12 +44,11 @@ run_load() { # LABEL ARGS...
 	check_eq "$label: failed messages per op type = failed replies'" \
 		"$(jq -cS '.op_type | map_values(.failed_msgs)' "$chk")" \
 		"$(jq -cS '.op_type | map_values(.failed_msgs)' "$out")"
-	d() { echo $(($(jq ".osd.$1" <<<"$after") - $(jq ".osd.$1" <<<"$before"))); }
 	for c in op_r op_w op_rw; do
-		check_eq "$label: $c = perf dump delta" "$(jq .$c "$out")" "$(d $c)"
+		check_eq "$label: $c = perf dump delta" "$(jq .$c "$out")" "$(delta $c "$before" "$after")"
 	done
 	check_eq "$label: errors = messages in no perf counter" "$(jq .errors "$out")" \
-		$(($(jq .msgs "$chk") - $(d op)))
+		$(($(jq .msgs "$chk") - $(delta op "$before" "$after")))
 	check_eq "$label: errors = failed replies" "$(jq .errors "$out")" \
 		"$(jq '[.op_type[].failed_msgs] | add' "$chk")"
 	LAST=$out
