@@ -1,12 +1,17 @@
 #!/bin/bash
-# The per-op-code oracle (optypes_load.py) against Ceph's own view: on one
-# OSD, the op codes of every message its workload sends, per op code and per
-# message op type, equal what the OSD's dump_historic_ops records for that
-# client; the failed ones equal the replies the OSD logged with a result < 0
-# (debug_ms 1); its op_r / op_w / op_rw equal the perf counter deltas, and
-# its errors are exactly the messages those counters leave out.
+# osdhist's per-op-code counts and op types, exact, on every Ceph release.
 #
-#   test_optypes_oracle.sh [RELEASE ...]   host (16.2.x, default), reef, tentacle
+# The oracle first: a workload (optypes_load.py) that knows what it sends,
+# checked against Ceph's own view on one OSD: the op codes of every message,
+# per op code and per message op type, equal what the OSD's
+# dump_historic_ops records for that client; the failed ones equal the
+# replies the OSD logged with a result < 0 (debug_ms 1); its op_r / op_w /
+# op_rw equal the perf counter deltas, and its errors are exactly the
+# messages those counters leave out.  Then osdhist, tracing that OSD during
+# the same load, against the oracle: ops and failed ops per op code, messages
+# and failed messages per op type, read / write / rw / error per class.
+#
+#   test_optypes.sh [RELEASE ...]   host (16.2.x, default), reef, tentacle
 . "$(dirname "$0")/../lib.sh"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -17,13 +22,46 @@ asok() { ceph --admin-daemon "$(osd_asok "$OSD_IDS")" "$@"; }
 # COUNTER BEFORE AFTER: how much osd.COUNTER grew between two perf dumps
 delta() { echo $(($(jq ".osd.$1" <<<"$3") - $(jq ".osd.$1" <<<"$2"))); }
 
-# One run of the load with ARGS (STEP=N ...), checked against Ceph.
+# osdhist's output lines FROM+1 .. TO, summed as the oracle prints them.
+oh_view() { # FROM TO
+	sed -n "$(($1 + 1)),$2p" "$TOUT" | jq -s '
+		def sum_by(f; g): group_by(f) | map({key: (.[0] | f), value: g}) | from_entries;
+		{ops: ([.[] | select(.type == "opcode")]
+		       | sum_by(.op; {ops: (map(.ops) | add), failed: (map(.failed) | add)})),
+		 op_type: ([.[] | select(.type == "optype" and .phase == "total")]
+		       | sum_by(.op; {msgs: (map(.count) | add),
+				      failed_msgs: (map(select(.class == "error") | .count) | add // 0)})),
+		 classes: ([.[] | select(.type == "hist" and .phase == "total")]
+		       | sum_by(.class; map(.count) | add))}'
+}
+
+# The load's figures against osdhist's over the same interval.
+check_osdhist() { # LABEL ORACLE_JSON FROM TO
+	local label=$1 out=$2 view
+	view=$(oh_view "$3" "$4")
+	check_eq "$label: osdhist ops and failed ops per op code = the oracle's" \
+		"$(jq -cS .ops <<<"$view")" "$(jq -cS .ops "$out")"
+	check_eq "$label: osdhist messages and failed messages per op type = the oracle's" \
+		"$(jq -cS .op_type <<<"$view")" "$(jq -cS .op_type "$out")"
+	check_eq "$label: osdhist classes = the oracle's op_r/op_w/op_rw/errors" \
+		"$(jq -cS '.classes | {read: (.read // 0), write: (.write // 0), rw: (.rw // 0), error: (.error // 0)}' <<<"$view")" \
+		"$(jq -cS '{read: .op_r, write: .op_w, rw: .op_rw, error: .errors}' "$out")"
+	check "$label: osdhist lost nothing, cut and missed no op vector" \
+		bash -c "sed -n '$4p' '$TOUT' | jq -e '.losses == 0 and .ops_cut == 0 and .ops_unseen == 0' >/dev/null"
+}
+
+# One run of the load with ARGS (STEP=N ...), checked against Ceph and
+# against osdhist.
 run_load() { # LABEL ARGS...
-	local label=$1 before after out hist chk c; shift
+	local label=$1 before after out hist chk c from to; shift
 	lib_mktemp out; lib_mktemp hist; lib_mktemp chk
+	from=$(oh_snap) || { fail "$label: osdhist snapshot before the load"; return; }
 	before=$(perf_dump "$OSD_IDS")
 	check "$label: every message ended as planned" bash -c "$LOAD $* >$out"
 	after=$(perf_dump "$OSD_IDS")
+	to=$(oh_snap) || { fail "$label: osdhist snapshot after the load"; return; }
+	check_osdhist "$label" "$out" "$from" "$to"
+	[ -z "${OPTYPES_KEEP:-}" ] || cp "$TOUT" "$OPTYPES_KEEP.$label.json"
 	asok dump_historic_ops >"$hist"
 	if ! $CHECK --client "$(jq -r .client "$out")" --pool-id "$(jq .pool_id "$out")" \
 		--log "$CLUSTER_DIR/log/osd.$OSD_IDS.log" "$hist" >"$chk"; then
@@ -69,6 +107,10 @@ one_release() { # RELEASE
 		"ceph --admin-daemon '$(osd_asok "$OSD_IDS")' config set osd_op_history_size 100000 >/dev/null &&
 		 ceph --admin-daemon '$(osd_asok "$OSD_IDS")' config set osd_op_history_duration 86400 >/dev/null &&
 		 ceph --admin-daemon '$(osd_asok "$OSD_IDS")' config set debug_ms 1 >/dev/null"
+	oh_start -p "$(osd_pid "$OSD_IDS")" 3600
+	check "$rel: osdhist attached" oh_wait_attached
+	check "$rel: osdhist counts op types on this release" \
+		bash -c "! grep -q 'op types are not counted' '$TERR'"
 	run_load "$rel default load"
 	check "$rel: the default load sends 18 op codes, 15 op types, every class, failures" \
 		jq -e '(.ops | length) == 18 and (.op_type | length) == 15 and .op_r > 0 and .op_w > 0
@@ -77,10 +119,13 @@ one_release() { # RELEASE
 	run_load "$rel small load" stat=7 stat-missing=1 lock=1 omap-get=0 multi-write=1 failok-read=0
 	# 7 + 1 missing + one before each of the 3 + 2 guarded writes
 	check_eq "$rel: small load: its stats" "$(jq -c '.ops.stat' "$LAST")" '{"failed":1,"ops":13}'
+	kill -INT "$TPID"; wait "$TPID"
+	check "$rel: osdhist ended cleanly, its built-in check verified" \
+		bash -c "tail -n 20 '$TOUT' | jq -se 'map(select(.type == \"verify\")) | .[-1].state == \"verified\"' >/dev/null"
 	cluster_down
 }
 
-[ $# -gt 0 ] || set -- host
+[ $# -gt 0 ] || set -- host reef tentacle
 for rel in "$@"; do
 	case $rel in host | reef | tentacle) one_release "$rel" ;;
 	*) fail "unknown release '$rel' (host, reef, tentacle)" ;; esac
