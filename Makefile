@@ -84,14 +84,14 @@ $(OUT)/vmlinux.h: | $(OUT) build-deps
 		"then copy ./osdhist" >&2; exit 1; }
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 
-$(OUT)/osdhist.bpf.o: bpf/osdhist.bpf.c maps/osdhist.h $(OUT)/vmlinux.h
+$(OUT)/osdhist.bpf.o: bpf/osdhist.bpf.c $(wildcard maps/*.h) $(OUT)/vmlinux.h
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 		-Ibuild -Imaps -c $< -o $@
 
 $(OUT)/osdhist.skel.h: $(OUT)/osdhist.bpf.o
 	$(BPFTOOL) gen skeleton $< name osdhist_bpf > $@.tmp && mv $@.tmp $@
 
-$(OUT)/%.o: loader/%.c $(wildcard loader/*.h) maps/osdhist.h $(OUT)/osdhist.skel.h | build-deps
+$(OUT)/%.o: loader/%.c $(wildcard loader/*.h) $(wildcard maps/*.h) $(OUT)/osdhist.skel.h | build-deps
 	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) -c $< -o $@
 
 osdhist: $(OUT)/main.o $(LIB_OBJS)

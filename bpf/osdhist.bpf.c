@@ -61,9 +61,13 @@ struct {
 
 /* A uprobe program can be preempted by another OSD thread on its CPU that
  * runs the same program: each user of a buffer takes a slot first. */
+struct scratch_buf {
+	__u8 b[SCRATCH_BYTES];
+};
+
 struct scratch {
 	__u64 busy[SCRATCH_SLOTS];
-	__u8 buf[SCRATCH_SLOTS][SCRATCH_BYTES];
+	struct scratch_buf buf[SCRATCH_SLOTS];
 };
 
 struct {
@@ -154,7 +158,7 @@ static __always_inline __u64 win_utime(const __u8 *buf, __u32 rel)
 
 /* A scratch buffer of this CPU for one program run, or NULL if none is
  * free (a run preempted by another on the same CPU holds one). */
-static __always_inline __u8 *take_scratch(void)
+static __always_inline struct scratch_buf *take_scratch(void)
 {
 	__u32 z = 0;
 	struct scratch *s = bpf_map_lookup_elem(&scratch, &z);
@@ -163,11 +167,11 @@ static __always_inline __u8 *take_scratch(void)
 		return NULL;
 	for (__u32 i = 0; i < SCRATCH_SLOTS; i++)
 		if (!__sync_lock_test_and_set(&s->busy[i], 1))
-			return s->buf[i];
+			return &s->buf[i];
 	return NULL;
 }
 
-static __always_inline void drop_scratch(__u8 *buf)
+static __always_inline void drop_scratch(struct scratch_buf *buf)
 {
 	__u32 z = 0;
 	struct scratch *s = bpf_map_lookup_elem(&scratch, &z);
@@ -175,7 +179,7 @@ static __always_inline void drop_scratch(__u8 *buf)
 	if (!s || !buf)
 		return;
 	for (__u32 i = 0; i < SCRATCH_SLOTS; i++)
-		if (buf == s->buf[i])
+		if (buf == &s->buf[i])
 			s->busy[i] = 0;
 }
 
@@ -188,7 +192,7 @@ static __always_inline __u64 sbuf_u64(const __u8 *sb, __u32 rel)
  * success end): the Message window read, into sb, is the one with
  * recv_stamp and MOSDOp::ops. */
 static __always_inline int view_op(struct binary_row *r, __u64 op,
-				   struct op_view *v, __u8 *sb)
+				   struct op_view *v, struct scratch_buf *sbuf)
 {
 	__u8 buf[READ_WINDOW_MAX];
 	__u32 len, off;
@@ -204,7 +208,9 @@ static __always_inline int view_op(struct binary_row *r, __u64 op,
 	v->deq = win_utime(buf, r->offs.op_dequeued - r->opw_off);
 	if (!v->msg)
 		return -1;
-	if (sb && r->cmsgw_len) {
+	if (sbuf && r->cmsgw_len) {
+		__u8 *sb = sbuf->b;
+
 		len = r->cmsgw_len;
 		off = r->cmsgw_off;
 		if (len > SCRATCH_BYTES ||
@@ -308,61 +314,69 @@ static __always_inline void record2(void *map, struct hist_key *key,
 		add(&p->h[1], ns1);
 }
 
-/*
- * The ops of a client message, read at once into a scratch slot: each is
- * counted under its code (and as failed when its rval < 0 or the message
- * failed as a whole), and the message's op type is returned (OPTYPE_ALL
- * when the binary's op vector cannot be read).
- */
-static __always_inline __u8 scan_ops(struct binary_row *r, __u32 pid,
-				     const struct op_view *v, bool failed,
-				     __u8 *sb)
-{
-	__u32 stride = r->offs.osdop_size, rvo = r->offs.osdop_rval;
-	__u8 idx[OSDHIST_OPS_MAX];
+/* What the per-op step of scan_ops needs. */
+struct scan_ctx {
+	struct scratch_buf *sb;
 	struct op_counts *oc;
-	__u64 len;
+	__u32 stride, rvo, failed;
+	struct osdhist_type_acc type;
+};
+
+/* Op i of the message, in sb: counted under its code, and as failed when
+ * its rval < 0 or the whole message failed. */
+static int scan_one(__u32 i, struct scan_ctx *c)
+{
+	__u32 off = (i & (OSDHIST_OPS_MAX - 1)) * c->stride;
+	__u16 code = *(__u16 *)(c->sb->b + (off & (SCRATCH_BYTES - 8)));
+	__s32 rval = *(__s32 *)(c->sb->b + ((off + c->rvo) & (SCRATCH_BYTES - 4)));
+	__u32 ix = osdhist_opi(code) & (OPCOUNT_SLOTS - 1);
+
+	__sync_fetch_and_add(&c->oc->ops[ix], 1);
+	__sync_fetch_and_add(&c->oc->failed[ix], c->failed | ((__u32)rval >> 31));
+	osdhist_op_type_step(&c->type, ix);
+	return 0;
+}
+
+/*
+ * The ops of a client message, read at once into a scratch slot and
+ * counted by code; returns the message's op type (OPTYPE_ALL when the
+ * binary's op vector cannot be read).  A global function, and bpf_loop, so
+ * that the verifier checks them once instead of once per path of the
+ * callers and per op.
+ */
+__noinline int scan_ops(const struct binary_row *r, __u32 pid,
+			const struct op_view *v, int failed, struct scratch_buf *sb)
+{
+	struct scan_ctx c = { .type = { OPI_NONE, 0 } };
+	__u64 ops, ops_end, len;
 	__u32 n;
 
-	if (!op_types || !r->cmsgw_len)
+	if (!r || !v || !op_types || !r->cmsgw_len)
 		return OPTYPE_ALL;
-	if (!v->ops || v->ops_end < v->ops || !stride ||
-	    stride > OSDOP_STRIDE_MAX || rvo + 4 > stride) {
-		count(H_OPS_UNSEEN);
-		return OPI_NONE;
-	}
-	n = (v->ops_end - v->ops) / stride;
+	ops = v->ops;
+	ops_end = v->ops_end;
+	c.stride = r->offs.osdop_size;
+	c.rvo = r->offs.osdop_rval;
+	c.failed = !!failed;
+	if (!ops || ops_end < ops || !c.stride ||
+	    c.stride > OSDOP_STRIDE_MAX || c.rvo + 4 > c.stride)
+		goto unseen;
+	n = (ops_end - ops) / c.stride;
 	if (n == 0)
 		return OPI_NONE;	/* decoded no op: rejected before do_op */
 	if (n > OSDHIST_OPS_MAX) {
 		count(H_OPS_CUT);
 		n = OSDHIST_OPS_MAX;
 	}
-	oc = value_of(&opcounts, &pid);
-	len = (__u64)n * stride;	/* <= OSDHIST_OPS_MAX * OSDOP_STRIDE_MAX */
+	c.oc = value_of(&opcounts, &pid);
+	len = (__u64)n * c.stride;	/* <= OSDHIST_OPS_MAX * OSDOP_STRIDE_MAX */
 	barrier_var(len);	/* keep the bound for the verifier */
-	if (!sb || !oc || len > SCRATCH_BYTES ||
-	    bpf_probe_read_user(sb, len, (void *)v->ops))
+	if (!sb || !c.oc || len > SCRATCH_BYTES ||
+	    bpf_probe_read_user(sb->b, len, (void *)ops))
 		goto unseen;
-	for (__u32 i = 0; i < OSDHIST_OPS_MAX; i++) {
-		__u32 off = i * stride;
-		__u16 code;
-		__s32 rval;
-		__u32 ix;
-
-		if (i >= n)
-			break;
-		code = *(__u16 *)(sb + (off & (SCRATCH_BYTES - 8)));
-		rval = *(__s32 *)(sb + ((off + rvo) & (SCRATCH_BYTES - 4)));
-		ix = osdhist_opi(code);
-		if (ix >= NR_OPCODES)
-			ix = OPI_UNKNOWN;
-		idx[i] = ix;
-		__sync_fetch_and_add(&oc->ops[ix], 1);
-		if (failed || rval < 0)
-			__sync_fetch_and_add(&oc->failed[ix], 1);
-	}
-	return osdhist_op_type(idx, n);
+	c.sb = sb;
+	bpf_loop(n, scan_one, &c, 0);
+	return c.type.type;
 unseen:
 	count(H_OPS_UNSEEN);
 	return OPI_NONE;
@@ -417,7 +431,7 @@ static __always_inline void record_op(__u32 pid, __u8 cls, __u8 optype,
 /* The end where Ceph counts the op: record it and leave a done mark for
  * _unregistered (an entry made at enqueue_op is marked in place). */
 static __always_inline int success_end(void *ctx, __u64 op, bool subop,
-				       __u8 *sb)
+				       struct scratch_buf *sb)
 {
 	struct binary_row *r = row(ctx);
 	struct op_key key = { .tgid = tgid(), .op = op };
@@ -435,7 +449,7 @@ static __always_inline int success_end(void *ctx, __u64 op, bool subop,
 			return count(H_DONE_TWICE);
 	}
 	if (!subop)
-		optype = scan_ops(r, key.tgid, &v, false, sb);
+		optype = scan_ops(r, key.tgid, &v, 0, sb);
 	record_op(key.tgid, subop ? CLASS_SUBOP : classify(v.rmw), optype, &v, st);
 	count(H_DONE);
 	if (st) {
@@ -455,7 +469,7 @@ static __always_inline int success_end(void *ctx, __u64 op, bool subop,
 SEC("uprobe")
 int BPF_KPROBE(op_done, void *pg, void *op)
 {
-	__u8 *sb = op_types ? take_scratch() : NULL;
+	struct scratch_buf *sb = op_types ? take_scratch() : NULL;
 	int ret = success_end(ctx, (__u64)op, false, sb);
 
 	drop_scratch(sb);
@@ -522,7 +536,7 @@ int BPF_KPROBE(op_unregistered, void *op)
 		else
 			cls = CLASS_ERROR;
 		if (op_types && v.type == MSG_OSD_OP) {
-			__u8 *sb = take_scratch();
+			struct scratch_buf *sb = take_scratch();
 
 			view_ops(r, &v);
 			/* a PG op is not a failure: Ceph never counts it */

@@ -187,10 +187,13 @@ struct hist_pair {
 /* Per OSD process (key: tgid), per op code: ops that ran, and ops that
  * failed: rval < 0, or any op of a message that ended without Ceph counting
  * it (class error: an error reply, often before any op ran). */
+#define OPCOUNT_SLOTS	128	/* >= NR_OPCODES, a power of two: BPF masks */
+
 struct op_counts {
-	__u64 ops[NR_OPCODES];
-	__u64 failed[NR_OPCODES];
+	__u64 ops[OPCOUNT_SLOTS];
+	__u64 failed[OPCOUNT_SLOTS];
 };
+_Static_assert(NR_OPCODES <= OPCOUNT_SLOTS, "op_counts: too many op codes");
 
 /*
  * Offsets inside Ceph's objects and stack frames that the BPF programs read.

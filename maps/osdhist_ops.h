@@ -96,55 +96,84 @@
 	X("pgnls-filter",	0x1506, 0)			\
 	X("scrubls",		0x1507, 0)
 
-/*
- * Op indices: OPI_NONE for a message with no op (or ops not read), then
- * OPI_UNKNOWN for a code not in the list, then the list in order.
- */
 /* Ops of one message looked at; a message with more is counted (health
  * ops_cut) and its other ops are not counted by code. */
 #define OSDHIST_OPS_MAX	16
 
+/*
+ * Op indices: OPI_UNKNOWN for a code not in the list, OPI_NONE for a
+ * message with no op (or whose ops were not seen), then the list in order.
+ */
 #define OSDHIST_OPI_ENUM(name, code, guard) OPI_##code,
 enum op_index {
-	OPI_NONE,
 	OPI_UNKNOWN,
+	OPI_NONE,
 	OSDHIST_OPCODES(OSDHIST_OPI_ENUM)
 	NR_OPCODES
 };
 #undef OSDHIST_OPI_ENUM
 
-/* Index of an op code (BPF: a few compares, no map). */
-#define OSDHIST_OPI_CASE(name, code, guard) case code: return OPI_##code;
-static inline unsigned osdhist_opi(unsigned code)
-{
-	switch (code) {
-	OSDHIST_OPCODES(OSDHIST_OPI_CASE)
-	}
-	return OPI_UNKNOWN;
-}
-#undef OSDHIST_OPI_CASE
+/*
+ * Code -> index through a table of 1024, not a switch: in BPF a switch
+ * gives the verifier one state per case, and 16 ops of 72 cases each are
+ * too many for it.  Every listed code has mode RD, WR, RMW or CACHE (the
+ * 0xf000 nibble 1, 2, 3, 8), type DATA, ATTR, EXEC or PG (the 0x0f00
+ * nibble 2..5) and nr < 64: 2 + 2 + 6 bits.  Other codes are unknown.
+ */
+#define OSDHIST_OPC_OK(c) ((((c) >> 12) == 1 || ((c) >> 12) == 2 ||	\
+			    ((c) >> 12) == 3 || ((c) >> 12) == 8) &&		\
+			   (((c) >> 8) & 0xf) >= 2 && (((c) >> 8) & 0xf) <= 5 &&	\
+			   ((c) & 0xff) < 64)
+#define OSDHIST_OPC_SLOT(c) (((((c) >> 12) == 8 ? 0 : ((c) >> 12)) << 8) |	\
+			     (((((c) >> 8) & 0xf) - 2) << 6) | ((c) & 0x3f))
 
-#define OSDHIST_OPI_GUARD(name, code, guard) case OPI_##code: return guard;
-static inline int osdhist_opi_guard(unsigned idx)
-{
-	switch (idx) {
+#define OSDHIST_OPI_INIT(name, code, guard) [OSDHIST_OPC_SLOT(code)] = OPI_##code,
+static const unsigned char osdhist_opc_index[1024] = {
+	OSDHIST_OPCODES(OSDHIST_OPI_INIT)
+};
+#undef OSDHIST_OPI_INIT
+
+#define OSDHIST_OPI_GUARD(name, code, guard) [OPI_##code] = guard,
+static const unsigned char osdhist_opi_guard[NR_OPCODES] = {
 	OSDHIST_OPCODES(OSDHIST_OPI_GUARD)
-	}
-	return 0;
-}
+};
 #undef OSDHIST_OPI_GUARD
 
+static inline unsigned osdhist_opi(unsigned code)
+{
+	code &= 0xffff;
+	if (!OSDHIST_OPC_OK(code))
+		return OPI_UNKNOWN;
+	return osdhist_opc_index[OSDHIST_OPC_SLOT(code) & 1023];
+}
+
 /*
- * A message's op type from the indices of its first n ops: the first that
- * is not a guard, or, if all are guards, the first; OPI_NONE for no op.
- * The one rule, used by bpf/ and tested in tests/unit.
+ * A message's op type: its first op that is not a guard, or, if all are
+ * guards, its first op; OPI_NONE for no op.  The one rule, one op at a time
+ * (as bpf/ sees them), and for a whole list (tests/unit).
  */
+struct osdhist_type_acc {
+	unsigned char type;	/* OPI_NONE until the first op */
+	unsigned char fixed;	/* type is a non-guard op: final */
+};
+
+static inline void osdhist_op_type_step(struct osdhist_type_acc *a, unsigned ix)
+{
+	int guard = osdhist_opi_guard[ix < NR_OPCODES ? ix : OPI_UNKNOWN];
+
+	if (a->type == OPI_NONE || (!a->fixed && !guard)) {
+		a->type = ix;
+		a->fixed = !guard;
+	}
+}
+
 static inline unsigned char osdhist_op_type(const unsigned char *idx, unsigned n)
 {
+	struct osdhist_type_acc a = { OPI_NONE, 0 };
+
 	for (unsigned i = 0; i < n && i < OSDHIST_OPS_MAX; i++)
-		if (!osdhist_opi_guard(idx[i]))
-			return idx[i];
-	return n ? idx[0] : OPI_NONE;
+		osdhist_op_type_step(&a, idx[i]);
+	return a.type;
 }
 
 #endif /* OSDHIST_OPS_H */

@@ -109,6 +109,10 @@ one_release() { # RELEASE
 		 ceph --admin-daemon '$(osd_asok "$OSD_IDS")' config set debug_ms 1 >/dev/null"
 	oh_start -p "$(osd_pid "$OSD_IDS")" 3600
 	check "$rel: osdhist attached" oh_wait_attached
+	# a second osdhist with every option on, for the Prometheus series count
+	"$OSDHIST" -p "$(osd_pid "$OSD_IDS")" -P --phases -q \
+		--textfile "$CLUSTER_DIR/all.prom" 1 2>"$CLUSTER_DIR/all.err" &
+	ALLPID=$!
 	check "$rel: osdhist counts op types on this release" \
 		bash -c "! grep -q 'op types are not counted' '$TERR'"
 	run_load "$rel default load"
@@ -119,7 +123,13 @@ one_release() { # RELEASE
 	run_load "$rel small load" stat=7 stat-missing=1 lock=1 omap-get=0 multi-write=1 failok-read=0
 	# 7 + 1 missing + one before each of the 3 + 2 guarded writes
 	check_eq "$rel: small load: its stats" "$(jq -c '.ops.stat' "$LAST")" '{"failed":1,"ops":13}'
-	kill -INT "$TPID"; wait "$TPID"
+	kill -INT "$TPID" "$ALLPID"; wait "$TPID" "$ALLPID"
+	# every option on: at most 1,000 series per OSD (issue 16), so a
+	# 1,000-OSD cluster stays within what one Prometheus holds
+	nser=$(grep -c "ceph_daemon=\"osd.$OSD_IDS\"" "$CLUSTER_DIR/all.prom")
+	echo "# $rel: $nser Prometheus series for osd.$OSD_IDS with -P --phases"
+	check "$rel: -P --phases: $nser series for the OSD, at most 1000" \
+		test "$nser" -gt 100 -a "$nser" -le 1000
 	check "$rel: osdhist ended cleanly, its built-in check verified" \
 		bash -c "tail -n 20 '$TOUT' | jq -se 'map(select(.type == \"verify\")) | .[-1].state == \"verified\"' >/dev/null"
 	cluster_down
