@@ -61,17 +61,20 @@ static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
 static int fold(struct tracer *t, const struct hist_key *k, int osd,
 		__u8 phase, const struct hist *h, bool alive)
 {
-	struct series_acc *s[2];
-	int n = 0;
+	struct series_acc *s;
 
-	if (k->optype == OPTYPE_ALL || !t->opt->pool)
-		s[n++] = series_of(t, osd, k->pool, k->cls, OPTYPE_ALL, phase);
-	if (k->optype != OPTYPE_ALL)
-		s[n++] = series_of(t, osd, -1, k->cls, k->optype, phase);
-	for (int i = 0; i < n; i++) {
-		if (!s[i])
+	/* one at a time: series_of() may move the array */
+	if (k->optype == OPTYPE_ALL || !t->opt->pool) {
+		s = series_of(t, osd, k->pool, k->cls, OPTYPE_ALL, phase);
+		if (!s)
 			return -ENOMEM;
-		hist_add(alive ? &s[i]->live : &s[i]->retired, h);
+		hist_add(alive ? &s->live : &s->retired, h);
+	}
+	if (k->optype != OPTYPE_ALL) {
+		s = series_of(t, osd, -1, k->cls, k->optype, phase);
+		if (!s)
+			return -ENOMEM;
+		hist_add(alive ? &s->live : &s->retired, h);
 	}
 	return 0;
 }
