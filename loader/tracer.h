@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "binary.h"
+#include "clock.h"
 #include "cli.h"
 #include "report.h"
 
@@ -84,15 +85,6 @@ struct tracer {
 	__u64 moves;		/* sampling: probe moves (attach or detach sets) */
 	double move_time;	/* ... and the seconds they took */
 };
-
-/* CLOCK_MONOTONIC in seconds: the clock of every interval and window. */
-static inline double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Loads the BPF programs (no probe yet).  0, or -1 after one line on stderr. */
 int tracer_open(struct tracer *t, const struct options *opt);
