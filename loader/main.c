@@ -86,7 +86,7 @@ static void verify_between(struct tracer *t)
 {
 	struct report r = { 0 };
 
-	verify_begin(verifier, t->procs, t->nprocs);
+	verify_begin(verifier, &t->procs);
 	if (tracer_snapshot(t, &r, false) == 0)
 		verify_end(verifier, &r);
 }
@@ -98,7 +98,7 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 	struct series_delta *kept;
 	int n = 0;
 
-	verify_begin(verifier, t->procs, t->nprocs);	/* Ceph's counters, before */
+	verify_begin(verifier, &t->procs);	/* Ceph's counters, before */
 	if (tracer_snapshot(t, &r, true)) {
 		fprintf(stderr, "osdhist: out of memory reading the maps\n");
 		return;

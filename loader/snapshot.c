@@ -212,14 +212,6 @@ static void count_evicted(struct tracer *t, struct health_report *h,
 	h->evicted = t->evicted;
 }
 
-/* Processes that exited have had their keys retired: forget them. */
-static void forget_dead(struct tracer *t)
-{
-	for (int i = 0; i < t->nprocs; i++)
-		if (!procs_alive(t->proc_root, t->procs[i].pid))
-			t->procs[i--] = t->procs[--t->nprocs];
-}
-
 static int cmp_delta(const void *a, const void *b)
 {
 	const struct series_delta *x = a, *y = b;
@@ -258,9 +250,9 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	h->binaries = 0;
 	for (int i = 0; i < t->nbins; i++)
 		h->binaries += !t->bins[i].refused;
-	forget_dead(t);
-	h->osds = t->nprocs;
-	h->untraced = t->untraced;
+	/* processes that exited have had their keys retired: forget them */
+	proc_table_forget_exited(&t->procs);
+	proc_table_health(&t->procs, h);
 
 	for (int i = 0; i < t->nseries; i++) {
 		struct series_acc *s = &t->series[i];

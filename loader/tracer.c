@@ -43,6 +43,7 @@ int tracer_open(struct tracer *t, const struct options *opt)
 	memset(t, 0, sizeof(*t));
 	t->opt = opt;
 	t->proc_root = "/proc";
+	proc_table_init(&t->procs, t->proc_root, opt->verbose);
 	t->ncpus = libbpf_num_possible_cpus();
 	if (t->ncpus <= 0) {
 		fprintf(stderr, "osdhist: cannot count possible CPUs: %s\n",

@@ -11,9 +11,9 @@
 #include "binary.h"
 #include "clock.h"
 #include "cli.h"
+#include "proctable.h"
 #include "report.h"
 
-#define MAX_PROCS	256
 /* A binary no process runs is kept this many scans (an OSD restart), unless
  * the file was deleted or replaced (an upgrade). */
 #define IDLE_SCANS_KEEP	60
@@ -38,12 +38,6 @@ struct binary_slot {
 	int idle_scans;			/* scans in a row with no process */
 };
 
-struct proc_slot {
-	pid_t pid;
-	int osd;
-	bool dead;			/* gone: retire its state at next snapshot */
-};
-
 /* Cumulative numbers for one (osd, pool, class, phase). */
 struct series_acc {
 	int osd;
@@ -62,9 +56,7 @@ struct tracer {
 	unsigned rows_used;		/* bit per row of bpf/'s rows[] */
 	struct binary_slot bins[MAX_BINARIES];
 	int nbins;
-	struct proc_slot procs[MAX_PROCS];
-	int nprocs;
-	int untraced;			/* found at the last scan, not traced */
+	struct proc_table procs;
 	struct series_acc *series;
 	int nseries, series_cap;
 	struct series_delta *deltas;
@@ -102,7 +94,10 @@ void detach_unused(struct tracer *t);
  * Returns the number of traced processes, or -1 on a fatal error. */
 int tracer_discover(struct tracer *t);
 /* OSD id of a traced tgid (dead ones too until retired), -2 if unknown. */
-int tracer_osd_of(struct tracer *t, pid_t tgid);
+static inline int tracer_osd_of(struct tracer *t, pid_t tgid)
+{
+	return proc_table_osd_of(&t->procs, tgid);
+}
 
 /* snapshot.c: read the maps and fill r with the interval since the last
  * call that advanced (and the cumulative figures); without advance the next
