@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A rescan of /proc: the processes found go to the proc table, the binaries
- * they run are attached. */
+ * they run to the binaries (attached as the sampling window wants). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +29,7 @@ static void update_tai_offset(struct tracer *t)
 int tracer_discover(struct tracer *t)
 {
 	static struct osd_proc found[MAX_PROCS];
+	enum window win = sampler_window(&t->smp);
 	int n, traced = 0;
 
 	update_tai_offset(t);
@@ -50,19 +51,18 @@ int tracer_discover(struct tracer *t)
 		}
 	}
 
-	for (int i = 0; i < t->nbins; i++)
-		t->bins[i].nprocs = 0;
+	binaries_begin_scan(&t->bins);
 	proc_table_begin_scan(&t->procs);
 	for (int i = 0; i < n; i++) {
-		int r = attach_binary(t, found[i].pid, found[i].exe,
-				      found[i].dev, found[i].ino);
+		int r = binaries_attach(&t->bins, found[i].pid, found[i].exe,
+					found[i].dev, found[i].ino, win);
 		if (r < 0)
 			return -1;
 		proc_table_note(&t->procs, &found[i]);
 		if (r == 0)
 			traced++;
 	}
-	detach_unused(t);
+	binaries_release_unused(&t->bins);
 	proc_table_end_scan(&t->procs, n, traced);
 	return traced;
 }

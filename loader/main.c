@@ -163,7 +163,7 @@ int main(int argc, char **argv)
 	last = mono_now();
 	next_print = last + o.interval;
 	next_scan = last;
-	t.win_since = t.period_start = last;	/* the first window opens now */
+	sampler_start(&t.smp, last);	/* the first window opens now */
 	next_sample = last;
 	next_verify = last + VERIFY_SETTLE_S;
 	while (!stop) {
@@ -180,7 +180,7 @@ int main(int argc, char **argv)
 				stop = 1;
 				break;
 			}
-			if (o.pid && !traced) {	/* said why in attach_binary() */
+			if (o.pid && !traced) {	/* said why in binaries_attach() */
 				err = 1;
 				break;
 			}

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 
@@ -38,6 +37,7 @@ static bool kernel_at_least(int major, int minor)
 
 int tracer_open(struct tracer *t, const struct options *opt)
 {
+	bool multi;
 	int err;
 
 	memset(t, 0, sizeof(*t));
@@ -66,8 +66,8 @@ int tracer_open(struct tracer *t, const struct options *opt)
 	t->skel->rodata->trace_subops = !opt->no_subops;
 	t->skel->rodata->phases = opt->phases;
 	t->skel->rodata->start_probe = opt->pool || opt->phases;
-	t->multi = !opt->perf_uprobes && kernel_at_least(6, 6);
-	if (t->multi) {
+	multi = !opt->perf_uprobes && kernel_at_least(6, 6);
+	if (multi) {
 		struct bpf_program *p;
 
 		bpf_object__for_each_program(p, t->skel->obj)
@@ -90,15 +90,13 @@ int tracer_open(struct tracer *t, const struct options *opt)
 				"(run with -v for libbpf's log)\n", strerror(-err));
 		return -1;
 	}
+	binaries_init(&t->bins, t->skel, opt, multi);
 	return 0;
 }
 
 void tracer_close(struct tracer *t)
 {
-	tracer_detach_all(t);
-	for (int i = 0; i < t->nbins; i++)
-		if (t->bins[i].fd >= 0)
-			close(t->bins[i].fd);
+	binaries_close(&t->bins);
 	osdhist_bpf__destroy(t->skel);
 	free(t->series);
 	free(t->deltas);
