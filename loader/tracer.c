@@ -10,6 +10,7 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "osdhist.skel.h"
+#include "testhooks.h"
 #include "tracer.h"
 
 static unsigned int hists_entries(int ncpus)
@@ -24,23 +25,41 @@ static unsigned int hists_entries(int ncpus)
 	return n;
 }
 
-/* The running kernel's version is at least major.minor. */
-static bool kernel_at_least(int major, int minor)
+/* The running kernel's release, as uname -r says it (the test build may
+ * replace it: OSDHIST_TEST_KERNEL). */
+static const char *kernel_release(struct utsname *u)
 {
-	struct utsname u;
+	if (uname(u))
+		return "unknown";
+	return testhook_kernel_release(u->release);
+}
+
+/* Release (e.g. "6.1.0-13-amd64") is at least major.minor. */
+static bool kernel_at_least(const char *release, int major, int minor)
+{
 	int ma = 0, mi = 0;
 
-	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+	if (sscanf(release, "%d.%d", &ma, &mi) != 2)
 		return false;
 	return ma > major || (ma == major && mi >= minor);
 }
 
 int tracer_open(struct tracer *t, const struct options *opt)
 {
+	struct utsname u;
+	const char *release = kernel_release(&u);
 	bool multi;
 	int err;
 
 	memset(t, 0, sizeof(*t));
+	/* bpf/ calls bpf_ktime_get_tai_ns (Linux 6.1): on an older kernel the
+	 * verifier refuses every program, and its log helps no operator.  Said
+	 * before anything is loaded, so -v adds no libbpf output to it. */
+	if (!kernel_at_least(release, 6, 1)) {
+		fprintf(stderr, "osdhist: this kernel (Linux %s) is too old: osdhist "
+			"needs Linux 6.1 or later (bpf_ktime_get_tai_ns)\n", release);
+		return -1;
+	}
 	t->opt = opt;
 	t->proc_root = "/proc";
 	proc_table_init(&t->procs, t->proc_root, opt->verbose);
@@ -66,7 +85,7 @@ int tracer_open(struct tracer *t, const struct options *opt)
 	t->skel->rodata->trace_subops = !opt->no_subops;
 	t->skel->rodata->phases = opt->phases;
 	t->skel->rodata->start_probe = opt->pool || opt->phases;
-	multi = !opt->perf_uprobes && kernel_at_least(6, 6);
+	multi = !opt->perf_uprobes && kernel_at_least(release, 6, 6);
 	if (multi) {
 		struct bpf_program *p;
 
@@ -81,9 +100,6 @@ int tracer_open(struct tracer *t, const struct options *opt)
 			fprintf(stderr, "osdhist: not allowed to load BPF programs (%s); "
 				"run as root, or with CAP_BPF, CAP_PERFMON and "
 				"CAP_SYS_ADMIN\n", strerror(-err));
-		else if (!kernel_at_least(6, 1))
-			fprintf(stderr, "osdhist: this kernel is too old: osdhist needs "
-				"Linux 6.1 or later (bpf_ktime_get_tai_ns)\n");
 		else
 			fprintf(stderr, "osdhist: the kernel refused the BPF programs "
 				"(%s); osdhist needs a kernel with BPF and uprobes "
