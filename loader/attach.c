@@ -3,6 +3,7 @@
  * Uprobes once per ceph-osd binary (device + inode), for every process that
  * runs it (pid -1), so a restarted OSD is traced from its first op.  A
  * binary no process runs any more (an upgrade replaced it) is let go.
+ * The state is struct binaries (binaries.h); only this file writes it.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,33 +18,34 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "osdhist.skel.h"
+#include "binaries.h"
+#include "cli.h"
 #include "testhooks.h"
-#include "tracer.h"
 
 /* The program for a probed function, NULL when the options leave it out. */
-static struct bpf_program *prog_of(struct tracer *t, int fn)
+static struct bpf_program *prog_of(const struct binaries *bs, int fn)
 {
 	switch (fn) {
-	case FN_LOG_OP_STATS: return t->skel->progs.op_done;
-	case FN_UNREGISTERED: return t->skel->progs.op_unregistered;
+	case FN_LOG_OP_STATS: return bs->skel->progs.op_done;
+	case FN_UNREGISTERED: return bs->skel->progs.op_unregistered;
 	case FN_REPOP_COMMIT:
-		return t->opt->no_subops ? NULL : t->skel->progs.subop_done;
+		return bs->opt->no_subops ? NULL : bs->skel->progs.subop_done;
 	case FN_ENQUEUE_OP:
-		return t->opt->pool ? t->skel->progs.op_enqueue : NULL;
+		return bs->opt->pool ? bs->skel->progs.op_enqueue : NULL;
 	case FN_DEQUEUE_OP:
 		return NULL;	/* Ceph's dequeued_time stamp does its job */
 	case FN_REP_SUBMIT:
 	case FN_EC_SUBMIT:
-		return t->opt->phases ? t->skel->progs.op_submit : NULL;
+		return bs->opt->phases ? bs->skel->progs.op_submit : NULL;
 	}
 	return NULL;
 }
 
-static struct binary_slot *find_slot(struct tracer *t, dev_t dev, ino_t ino)
+static struct binary_slot *find_slot(struct binaries *bs, dev_t dev, ino_t ino)
 {
-	for (int i = 0; i < t->nbins; i++)
-		if (t->bins[i].dev == dev && t->bins[i].ino == ino)
-			return &t->bins[i];
+	for (int i = 0; i < bs->n; i++)
+		if (bs->slot[i].dev == dev && bs->slot[i].ino == ino)
+			return &bs->slot[i];
 	return NULL;
 }
 
@@ -56,9 +58,9 @@ static __u64 realtime_ns(void)
 }
 
 /* Ops received from now on are traced: every probe of the binary is in. */
-static void open_row(struct tracer *t, int row, __u64 now)
+static void open_row(struct binaries *bs, int row, __u64 now)
 {
-	struct binary_row *r = &t->skel->bss->rows[row];
+	struct binary_row *r = &bs->skel->bss->rows[row];
 
 	r->close_rt = ~0ULL;
 	__atomic_store_n(&r->open_rt, now, __ATOMIC_SEQ_CST);
@@ -98,14 +100,14 @@ static bool windows_fit(const struct osd_offsets *o)
 }
 
 /* A free row of bpf/'s rows[] for a new binary; -1 if none. */
-static int take_row(struct tracer *t, const struct osd_offsets *o, bool optypes)
+static int take_row(struct binaries *bs, const struct osd_offsets *o, bool optypes)
 {
 	for (int i = 0; i < MAX_BINARIES; i++) {
-		struct binary_row *r = &t->skel->bss->rows[i];
+		struct binary_row *r = &bs->skel->bss->rows[i];
 
-		if (t->rows_used & (1u << i))
+		if (bs->rows_used & (1u << i))
 			continue;
-		t->rows_used |= 1u << i;
+		bs->rows_used |= 1u << i;
 		memset(r, 0, sizeof(*r));
 		r->open_rt = ~0ULL;	/* nothing is traced until attached */
 		r->offs = *o;
@@ -120,11 +122,11 @@ static int take_row(struct tracer *t, const struct osd_offsets *o, bool optypes)
 	return -1;
 }
 
-/* Which probes the current window wants: all of them until the window's
+/* Which probes window win wants: all of them until the window's
  * ops have drained, none while it is closed. */
-static bool wanted(struct tracer *t, int fn)
+static bool wanted(const struct binaries *bs, int fn, enum window win)
 {
-	return prog_of(t, fn) && t->win != WIN_CLOSED;
+	return prog_of(bs, fn) && win != WIN_CLOSED;
 }
 
 /* Longest wait between attaching a window's probes and opening it. */
@@ -154,34 +156,34 @@ static void destroy_links(struct bpf_link **links, int n)
 	}
 }
 
-/* Detach, on every binary, the probes the window does not want (all of
+/* Detach, on every binary, the probes window win does not want (all of
  * them with all set: at exit). */
-static void detach_unwanted(struct tracer *t, bool all)
+static void detach_unwanted(struct binaries *bs, enum window win, bool all)
 {
 	struct bpf_link *links[NR_PROBE_FNS * MAX_BINARIES];
 	int n = 0;
 
-	for (int i = 0; i < t->nbins; i++)
+	for (int i = 0; i < bs->n; i++)
 		for (int f = 0; f < NR_PROBE_FNS; f++)
-			if (t->bins[i].links[f] && (all || !wanted(t, f))) {
-				links[n++] = t->bins[i].links[f];
-				t->bins[i].links[f] = NULL;
+			if (bs->slot[i].links[f] && (all || !wanted(bs, f, win))) {
+				links[n++] = bs->slot[i].links[f];
+				bs->slot[i].links[f] = NULL;
 			}
 	destroy_links(links, n);
 }
 
-void tracer_detach_all(struct tracer *t)
+void binaries_detach_all(struct binaries *bs)
 {
-	detach_unwanted(t, true);
+	detach_unwanted(bs, WIN_CLOSED, true);
 }
 
 /* One probe on one function of a binary; its cookie is the binary's row. */
-static struct bpf_link *attach_one(struct tracer *t, struct binary_slot *b, int f,
+static struct bpf_link *attach_one(struct binaries *bs, struct binary_slot *b, int f,
 				   const char *path)
 {
-	pid_t pid = t->opt->pid ? t->opt->pid : -1;
+	pid_t pid = bs->opt->pid ? bs->opt->pid : -1;
 
-	if (t->multi) {
+	if (bs->multi) {
 		/* uprobe_multi (Linux 6.6): a detach takes the consumer out
 		 * before the breakpoint goes, so no OSD thread waits on it. */
 		unsigned long off = b->fn_off[f];
@@ -189,25 +191,25 @@ static struct bpf_link *attach_one(struct tracer *t, struct binary_slot *b, int 
 		LIBBPF_OPTS(bpf_uprobe_multi_opts, mo, .offsets = &off,
 			    .cookies = &cookie, .cnt = 1);
 
-		return bpf_program__attach_uprobe_multi(prog_of(t, f), pid, path,
+		return bpf_program__attach_uprobe_multi(prog_of(bs, f), pid, path,
 							 NULL, &mo);
 	}
 	LIBBPF_OPTS(bpf_uprobe_opts, uo, .bpf_cookie = b->row);
-	return bpf_program__attach_uprobe_opts(prog_of(t, f), pid, path,
+	return bpf_program__attach_uprobe_opts(prog_of(bs, f), pid, path,
 					       b->fn_off[f], &uo);
 }
 
 /* Attach what the window wants and is missing.  0, 1 when a probe could not
  * be attached (said), -1 when that is fatal (no privilege). */
-static int sync_links(struct tracer *t, struct binary_slot *b)
+static int sync_links(struct binaries *bs, struct binary_slot *b, enum window win)
 {
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", b->fd);
 	for (int f = 0; f < NR_PROBE_FNS; f++) {
-		if (!wanted(t, f) || b->links[f] || !b->fn_off[f])
+		if (!wanted(bs, f, win) || b->links[f] || !b->fn_off[f])
 			continue;
-		b->links[f] = attach_one(t, b, f, path);
+		b->links[f] = attach_one(bs, b, f, path);
 		if (!b->links[f]) {
 			int e = errno;
 
@@ -233,56 +235,50 @@ static void settle(double on)
 	nanosleep(&ts, NULL);
 }
 
-int tracer_set_window(struct tracer *t, enum window win)
+int binaries_set_window(struct binaries *bs, enum window win)
 {
 	__u64 now = realtime_ns();
 	int err = 0;
 
-	t->win = win;
 	if (win == WIN_DRAIN) {
 		/* Ops received from now on are not the window's; the probes
 		 * stay until its ops have ended. */
-		for (int i = 0; i < t->nbins; i++)
-			if (!t->bins[i].refused)
-				__atomic_store_n(&t->skel->bss->rows[t->bins[i].row].close_rt,
+		for (int i = 0; i < bs->n; i++)
+			if (!bs->slot[i].refused)
+				__atomic_store_n(&bs->skel->bss->rows[bs->slot[i].row].close_rt,
 						 now, __ATOMIC_SEQ_CST);
 		return 0;
 	}
-	detach_unwanted(t, false);
-	if (win == WIN_CLOSED) {
-		/* No probe is left: a done mark whose op ends now would stay,
-		 * and an OpRequest address reused later must not find it. */
-		t->drain_timeouts += tracer_drop_inflight(t);
+	detach_unwanted(bs, win, false);
+	if (win == WIN_CLOSED)
 		return 0;
-	}
-	for (int i = 0; i < t->nbins; i++) {
-		if (t->bins[i].refused)
+	for (int i = 0; i < bs->n; i++) {
+		if (bs->slot[i].refused)
 			continue;
-		if (sync_links(t, &t->bins[i]) < 0)
+		if (sync_links(bs, &bs->slot[i], win) < 0)
 			err = -1;
 	}
 	/* Let the OSD get past the probes' installation before its ops
 	 * count: measured, ops starting in the first tens of ms after the
 	 * attach had a p99 one or two buckets above full tracing's. */
-	settle(t->opt->sample_on);
+	settle(bs->opt->sample_on);
 	now = realtime_ns();
-	for (int i = 0; i < t->nbins; i++) {
-		struct binary_row *r = &t->skel->bss->rows[t->bins[i].row];
+	for (int i = 0; i < bs->n; i++) {
+		struct binary_row *r = &bs->skel->bss->rows[bs->slot[i].row];
 
-		if (t->bins[i].refused)
+		if (bs->slot[i].refused)
 			continue;
 		r->prev_open_rt = r->open_rt;
 		r->prev_close_rt = r->close_rt;
-		open_row(t, t->bins[i].row, now);
+		open_row(bs, bs->slot[i].row, now);
 	}
 	return err;
 }
 
-/* Returns 0 when the binary is traced, 1 when it is refused (said once),
- * -1 on a fatal error. */
-int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t ino)
+int binaries_attach(struct binaries *bs, pid_t pid, const char *exe, dev_t dev,
+		    ino_t ino, enum window win)
 {
-	struct binary_slot *b = find_slot(t, dev, ino);
+	struct binary_slot *b = find_slot(bs, dev, ino);
 	struct osd_binary ob;
 	char err[512], path[64], why[300];
 	bool optypes;
@@ -293,12 +289,12 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 		b->nprocs++;
 		return b->refused;
 	}
-	if (t->nbins == MAX_BINARIES) {
+	if (bs->n == MAX_BINARIES) {
 		fprintf(stderr, "osdhist: more than %d distinct ceph-osd binaries; "
 			"pid %d is not traced\n", MAX_BINARIES, pid);
 		return 1;
 	}
-	b = &t->bins[t->nbins++];
+	b = &bs->slot[bs->n++];
 	memset(b, 0, sizeof(*b));
 	b->dev = dev;
 	b->ino = ino;
@@ -317,7 +313,7 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 	if (b->fd < 0) {
 		int e = errno;
 
-		t->nbins--;
+		bs->n--;
 		if (e == ENOENT || e == ESRCH)
 			return 1;
 		fprintf(stderr, "osdhist: cannot open the binary of pid %d: %s\n",
@@ -332,8 +328,8 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 	}
 	memcpy(b->build_id, ob.build_id, sizeof(b->build_id));
 	for (int f = 0; f < NR_FEATS; f++) {
-		bool asked = (f == FEAT_POOL && t->opt->pool) ||
-			     (f == FEAT_PHASES && t->opt->phases);
+		bool asked = (f == FEAT_POOL && bs->opt->pool) ||
+			     (f == FEAT_PHASES && bs->opt->phases);
 
 		if (!asked || !binary_feature(&ob, f, why, sizeof(why)))
 			continue;
@@ -352,14 +348,14 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 		b->refused = true;
 		return 1;
 	}
-	optypes = !t->opt->no_op_types;
+	optypes = !bs->opt->no_op_types;
 	if (optypes && binary_feature(&ob, FEAT_OPTYPES, why, sizeof(why))) {
 		fprintf(stderr, "osdhist: op types are not counted for pid %d: its "
 			"ceph-osd (build-id %s) lacks %s; its ops are counted by "
 			"class only\n", pid, ob.build_id, why);
 		optypes = false;
 	}
-	b->row = take_row(t, &ob.offs, optypes);
+	b->row = take_row(bs, &ob.offs, optypes);
 	if (b->row < 0) {	/* cannot happen: as many rows as slots */
 		b->refused = true;
 		return 1;
@@ -367,16 +363,16 @@ int attach_binary(struct tracer *t, pid_t pid, const char *exe, dev_t dev, ino_t
 
 	memcpy(b->fn_off, ob.fn_off, sizeof(b->fn_off));
 	b->pid = pid;
-	r = sync_links(t, b);
+	r = sync_links(bs, b, win);
 	if (r) {
 		b->refused = true;
 		return r;
 	}
-	if (t->win == WIN_OPEN)
-		open_row(t, b->row, realtime_ns());
+	if (win == WIN_OPEN)
+		open_row(bs, b->row, realtime_ns());
 	fprintf(stderr, "osdhist: attached to ceph-osd %s (build-id %s, inode %lu) "
 		"seen in pid %d%s\n", b->where, b->build_id, (unsigned long)ino, pid,
-		t->opt->sample_on > 0 ? " (sampled: probes follow the windows)" : "");
+		bs->opt->sample_on > 0 ? " (sampled: probes follow the windows)" : "");
 	return 0;
 }
 
@@ -390,10 +386,10 @@ static bool replaced(const struct binary_slot *b)
 /* Let go of binaries no process runs any more: at once when the file was
  * deleted or replaced (an upgrade), after IDLE_SCANS_KEEP scans otherwise,
  * so an OSD that restarts finds its probes already there. */
-void detach_unused(struct tracer *t)
+void binaries_release_unused(struct binaries *bs)
 {
-	for (int i = 0; i < t->nbins; i++) {
-		struct binary_slot *b = &t->bins[i];
+	for (int i = 0; i < bs->n; i++) {
+		struct binary_slot *b = &bs->slot[i];
 
 		if (b->nprocs) {
 			b->idle_scans = 0;
@@ -407,9 +403,42 @@ void detach_unused(struct tracer *t)
 				b->where, b->build_id, (unsigned long)b->ino);
 		destroy_links(b->links, NR_PROBE_FNS);
 		if (b->row >= 0)
-			t->rows_used &= ~(1u << b->row);
+			bs->rows_used &= ~(1u << b->row);
 		if (b->fd >= 0)
 			close(b->fd);
-		t->bins[i--] = t->bins[--t->nbins];
+		bs->slot[i--] = bs->slot[--bs->n];
 	}
+}
+
+void binaries_begin_scan(struct binaries *bs)
+{
+	for (int i = 0; i < bs->n; i++)
+		bs->slot[i].nprocs = 0;
+}
+
+int binaries_traced(const struct binaries *bs)
+{
+	int n = 0;
+
+	for (int i = 0; i < bs->n; i++)
+		n += !bs->slot[i].refused;
+	return n;
+}
+
+void binaries_init(struct binaries *bs, struct osdhist_bpf *skel,
+		   const struct options *opt, bool multi)
+{
+	memset(bs, 0, sizeof(*bs));
+	bs->skel = skel;
+	bs->opt = opt;
+	bs->multi = multi;
+}
+
+void binaries_close(struct binaries *bs)
+{
+	binaries_detach_all(bs);
+	for (int i = 0; i < bs->n; i++)
+		if (bs->slot[i].fd >= 0)
+			close(bs->slot[i].fd);
+	memset(bs, 0, sizeof(*bs));
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The table of traced ceph-osd processes, refreshed from /proc. */
+/* A rescan of /proc: the processes found go to the proc table, the binaries
+ * they run to the binaries (attached as the sampling window wants). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,46 +13,6 @@
 
 #include "procs.h"
 #include "tracer.h"
-
-static struct proc_slot *find_proc(struct tracer *t, pid_t pid)
-{
-	for (int i = 0; i < t->nprocs; i++)
-		if (t->procs[i].pid == pid)
-			return &t->procs[i];
-	return NULL;
-}
-
-static void note_proc(struct tracer *t, const struct osd_proc *p)
-{
-	struct proc_slot *s = find_proc(t, p->pid);
-
-	if (!s) {
-		if (t->nprocs == MAX_PROCS)
-			return;
-		s = &t->procs[t->nprocs++];
-		s->pid = p->pid;
-		if (t->opt->verbose)
-			fprintf(stderr, "osdhist: tracing pid %d (osd.%d)\n",
-				p->pid, p->osd_id);
-	}
-	s->osd = p->osd_id;
-	s->dead = false;
-}
-
-int tracer_osd_of(struct tracer *t, pid_t tgid)
-{
-	struct proc_slot *s = find_proc(t, tgid);
-	struct osd_proc p;
-
-	if (s)
-		return s->osd;
-	/* Started since the last scan: its probes are already there. */
-	if (procs_inspect(t->proc_root, tgid, &p) == 0) {
-		note_proc(t, &p);
-		return p.osd_id;
-	}
-	return -2;
-}
 
 /* BPF reads CLOCK_TAI, Ceph stamps ops with CLOCK_REALTIME; their
  * difference is a whole number of seconds that adjtimex may change. */
@@ -68,6 +29,7 @@ static void update_tai_offset(struct tracer *t)
 int tracer_discover(struct tracer *t)
 {
 	static struct osd_proc found[MAX_PROCS];
+	enum window win = sampler_window(&t->smp);
 	int n, traced = 0;
 
 	update_tai_offset(t);
@@ -89,20 +51,18 @@ int tracer_discover(struct tracer *t)
 		}
 	}
 
-	for (int i = 0; i < t->nbins; i++)
-		t->bins[i].nprocs = 0;
-	for (int i = 0; i < t->nprocs; i++)
-		t->procs[i].dead = true;
+	binaries_begin_scan(&t->bins);
+	proc_table_begin_scan(&t->procs);
 	for (int i = 0; i < n; i++) {
-		int r = attach_binary(t, found[i].pid, found[i].exe,
-				      found[i].dev, found[i].ino);
+		int r = binaries_attach(&t->bins, found[i].pid, found[i].exe,
+					found[i].dev, found[i].ino, win);
 		if (r < 0)
 			return -1;
-		note_proc(t, &found[i]);
+		proc_table_note(&t->procs, &found[i]);
 		if (r == 0)
 			traced++;
 	}
-	detach_unused(t);
-	t->untraced = n - traced;
+	binaries_release_unused(&t->bins);
+	proc_table_end_scan(&t->procs, n, traced);
 	return traced;
 }

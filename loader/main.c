@@ -86,7 +86,7 @@ static void verify_between(struct tracer *t)
 {
 	struct report r = { 0 };
 
-	verify_begin(verifier, t->procs, t->nprocs);
+	verify_begin(verifier, &t->procs);
 	if (tracer_snapshot(t, &r, false) == 0)
 		verify_end(verifier, &r);
 }
@@ -98,7 +98,7 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 	struct series_delta *kept;
 	int n = 0;
 
-	verify_begin(verifier, t->procs, t->nprocs);	/* Ceph's counters, before */
+	verify_begin(verifier, &t->procs);	/* Ceph's counters, before */
 	if (tracer_snapshot(t, &r, true)) {
 		fprintf(stderr, "osdhist: out of memory reading the maps\n");
 		return;
@@ -163,7 +163,7 @@ int main(int argc, char **argv)
 	last = mono_now();
 	next_print = last + o.interval;
 	next_scan = last;
-	t.win_since = t.period_start = last;	/* the first window opens now */
+	sampler_start(&t.smp, last);	/* the first window opens now */
 	next_sample = last;
 	next_verify = last + VERIFY_SETTLE_S;
 	while (!stop) {
@@ -180,7 +180,7 @@ int main(int argc, char **argv)
 				stop = 1;
 				break;
 			}
-			if (o.pid && !traced) {	/* said why in attach_binary() */
+			if (o.pid && !traced) {	/* said why in binaries_attach() */
 				err = 1;
 				break;
 			}

@@ -20,6 +20,7 @@
 #include "osdhist.h"
 #include "osdhist.skel.h"
 
+#include "report.h"
 #include "tracer.h"
 
 /* How often a draining window checks whether its ops have ended, and how
@@ -31,62 +32,95 @@
  * to the moment it shuts. */
 static void move_to(struct tracer *t, enum window win, double now)
 {
+	struct sampler *s = &t->smp;
 	double done;
 
-	if (t->win == WIN_OPEN)
-		t->traced += now - t->win_since;
-	if (tracer_set_window(t, win))
+	if (s->win == WIN_OPEN)
+		s->traced += now - s->win_since;
+	s->win = win;
+	if (binaries_set_window(&t->bins, win))
 		fprintf(stderr, "osdhist: some probes could not be moved to the "
 			"next sampling window\n");
+	/* No probe is left: a done mark whose op ends now would stay, and an
+	 * OpRequest address reused later must not find it. */
+	if (win == WIN_CLOSED)
+		s->drain_timeouts += tracer_drop_inflight(t);
 	done = mono_now();
-	t->moves++;
-	t->move_time += done - now;
-	t->win_since = win == WIN_OPEN ? done : now;
+	s->moves++;
+	s->move_time += done - now;
+	s->win_since = win == WIN_OPEN ? done : now;
 }
 
 /* Are the window's ops still ending (or, with -P or --phases, any of them
  * still in the in-flight map)? */
 static bool drain_busy(struct tracer *t, double now)
 {
+	struct sampler *s = &t->smp;
 	__u64 ends = __atomic_load_n(&t->skel->bss->window_ends, __ATOMIC_RELAXED);
 
-	if (ends != t->drain_ends) {
-		t->drain_ends = ends;
-		t->drain_moved = now;
+	if (ends != s->drain_ends) {
+		s->drain_ends = ends;
+		s->drain_moved = now;
 	}
-	return now < t->drain_moved + DRAIN_QUIET || tracer_inflight_followed(t);
+	return now < s->drain_moved + DRAIN_QUIET || tracer_inflight_followed(t);
 }
 
 double sampler_step(struct tracer *t, double now)
 {
 	const struct options *o = t->opt;
+	struct sampler *s = &t->smp;
 
 	if (o->sample_on <= 0)
 		return now + 3600;	/* full tracing: nothing to do */
 
-	switch (t->win) {
+	switch (s->win) {
 	case WIN_OPEN:
-		if (now < t->win_since + o->sample_on)
-			return t->win_since + o->sample_on;
+		if (now < s->win_since + o->sample_on)
+			return s->win_since + o->sample_on;
 		move_to(t, WIN_DRAIN, now);
-		t->drain_ends = __atomic_load_n(&t->skel->bss->window_ends,
+		s->drain_ends = __atomic_load_n(&t->skel->bss->window_ends,
 						__ATOMIC_RELAXED);
-		t->drain_moved = now;
+		s->drain_moved = now;
 		/* fall through */
 	case WIN_DRAIN:
 		if (drain_busy(t, now)) {
-			if (now < t->win_since + o->drain_timeout)
+			if (now < s->win_since + o->drain_timeout)
 				return now + DRAIN_POLL;
-			t->drain_timeouts++;	/* cut short: said in health */
+			s->drain_timeouts++;	/* cut short: said in health */
 		}
 		move_to(t, WIN_CLOSED, now);
 		/* fall through */
 	case WIN_CLOSED:
-		if (now < t->period_start + o->sample_period)
-			return t->period_start + o->sample_period;
+		if (now < s->period_start + o->sample_period)
+			return s->period_start + o->sample_period;
 		move_to(t, WIN_OPEN, now);
-		t->period_start = now;
+		s->period_start = now;
 		return now + o->sample_on;
 	}
 	return now + o->sample_on;
+}
+
+void sampler_start(struct sampler *s, double now)
+{
+	s->win = WIN_OPEN;
+	s->win_since = s->period_start = now;
+}
+
+double sampler_traced(struct sampler *s, bool advance)
+{
+	double traced = s->traced, d;
+
+	if (s->win == WIN_OPEN)
+		traced += mono_now() - s->win_since;
+	d = traced - s->traced_prev;
+	if (advance)
+		s->traced_prev = traced;
+	return d;
+}
+
+void sampler_health(const struct sampler *s, struct health_report *h)
+{
+	h->drain_timeouts = s->drain_timeouts;
+	h->window_moves = s->moves;
+	h->window_move_s = s->move_time;
 }

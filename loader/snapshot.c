@@ -344,14 +344,6 @@ static void count_evicted(struct tracer *t, struct health_report *h,
 	h->evicted = t->evicted;
 }
 
-/* Processes that exited have had their keys retired: forget them. */
-static void forget_dead(struct tracer *t)
-{
-	for (int i = 0; i < t->nprocs; i++)
-		if (!procs_alive(t->proc_root, t->procs[i].pid))
-			t->procs[i--] = t->procs[--t->nprocs];
-}
-
 static int cmp_delta(const void *a, const void *b)
 {
 	const struct series_delta *x = a, *y = b;
@@ -394,16 +386,12 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	h->hists_max = h->keys_max[KM_HISTS] + h->keys_max[KM_PHASE_HISTS];
 	count_evicted(t, h, h->bpf[H_ENTRIES], h->inflight);
 	h->reaped = t->reaped_lost;
-	h->drain_timeouts = t->drain_timeouts;
-	h->window_moves = t->moves;
-	h->window_move_s = t->move_time;
+	sampler_health(&t->smp, h);
 	h->unknown_ops = t->unknown_ops;
-	h->binaries = 0;
-	for (int i = 0; i < t->nbins; i++)
-		h->binaries += !t->bins[i].refused;
-	forget_dead(t);
-	h->osds = t->nprocs;
-	h->untraced = t->untraced;
+	h->binaries = binaries_traced(&t->bins);
+	/* processes that exited have had their keys retired: forget them */
+	proc_table_forget_exited(&t->procs);
+	proc_table_health(&t->procs, h);
 
 	for (int i = 0; i < t->nseries; i++) {
 		struct series_acc *s = &t->series[i];
@@ -424,15 +412,8 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	qsort(t->deltas, t->nseries, sizeof(*t->deltas), cmp_delta);
 	r->sampled = t->opt->sample_on > 0;
 	r->traced = -1;		/* full tracing: the caller's interval */
-	if (r->sampled) {
-		double traced = t->traced;
-
-		if (t->win == WIN_OPEN)
-			traced += mono_now() - t->win_since;
-		r->traced = traced - t->traced_prev;
-		if (advance)
-			t->traced_prev = traced;
-	}
+	if (r->sampled)
+		r->traced = sampler_traced(&t->smp, advance);
 	clock_gettime(CLOCK_REALTIME, &now);
 	r->time = now.tv_sec + now.tv_nsec / 1e9;
 	r->s = t->deltas;

@@ -48,9 +48,21 @@ void testhook_offsets(struct osd_offsets *o)
 	fprintf(stderr, "osdhist: TEST HOOK: no offset named '%.*s' in struct "
 		"osd_offsets; ignored\n", (int)n, spec);
 }
+
+const char *testhook_kernel_release(const char *real)
+{
+	const char *fake = getenv("OSDHIST_TEST_KERNEL");
+
+	return fake && *fake ? fake : real;
+}
 #else
 void testhook_offsets(struct osd_offsets *o)
 {
 	(void)o;
+}
+
+const char *testhook_kernel_release(const char *real)
+{
+	return real;
 }
 #endif

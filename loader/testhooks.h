@@ -16,4 +16,13 @@
  */
 void testhook_offsets(struct osd_offsets *o);
 
+/*
+ * OSDHIST_TEST_KERNEL="5.15.0" replaces the running kernel's release
+ * (uname -r) in the loader's version checks: Linux 6.1 to load at all,
+ * 6.6 for uprobe_multi links.  It proves the refusal of an old kernel and
+ * the fallback to perf-event uprobes without booting one.  Not said on
+ * stderr: what it tests is that stderr holds exactly one line.
+ */
+const char *testhook_kernel_release(const char *real);
+
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* osdhist's counts against each OSD's own perf counters (see verify.h). */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,8 @@
 #include "asok.h"
 #include "cli.h"
 #include "report.h"
-#include "tracer.h"
+#include "clock.h"
+#include "proctable.h"
 #include "verify.h"
 
 const char *const verify_counter[NR_VC] = {
@@ -177,15 +179,16 @@ static struct vosd *find(struct verifier *v, pid_t pid)
 	return NULL;
 }
 
-void verify_begin(struct verifier *v, const struct proc_slot *procs, int n)
+void verify_begin(struct verifier *v, const struct proc_table *pt)
 {
+	const struct proc_slot *procs = pt->slot;
 	double now = mono_now();
 
 	if (!v)
 		return;
 	for (int i = 0; i < v->n; i++)
 		v->osds[i].present = false;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < pt->n; i++) {
 		struct vosd *e;
 
 		if (procs[i].dead || (v->opt->osd >= 0 && procs[i].osd != v->opt->osd))

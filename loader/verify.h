@@ -92,7 +92,7 @@ struct verify_report {
 bool verify_step(struct verify_class_report *c, bool inside);
 
 struct options;
-struct proc_slot;
+struct proc_table;
 struct report;
 struct verifier;
 
@@ -101,7 +101,7 @@ struct verifier *verify_new(const struct options *o, const char *proc_root);
 void verify_free(struct verifier *v);
 /* Before the snapshot reads the maps: Ceph's first reading of each traced
  * OSD, if a check is due. */
-void verify_begin(struct verifier *v, const struct proc_slot *procs, int n);
+void verify_begin(struct verifier *v, const struct proc_table *pt);
 /* After: the second reading, the comparison with r's cumulative counts,
  * and r->verify / r->nverify set for the renderers. */
 void verify_end(struct verifier *v, struct report *r);

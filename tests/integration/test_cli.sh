@@ -7,7 +7,10 @@
 . "$(dirname "$0")/../lib.sh"
 
 OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
+# the test build: OSDHIST_TEST_KERNEL stands in for uname's release
+TESTHOOKS=${TESTHOOKS:-$LIB_ROOT/build/osdhist-testhooks}
 lib_mktemp WORK -d
+[ -x "$TESTHOOKS" ] || { fail "no $TESTHOOKS: run 'make build/osdhist-testhooks'"; finish; }
 
 # expect_error NAME RC PATTERN CMD...: CMD exits with RC (a crash would be
 # >= 128, a hang 124), prints nothing on stdout and exactly one line on
@@ -78,6 +81,20 @@ expect_error "no privileges" 1 "root.*CAP_BPF|CAP_BPF.*root" \
 expect_error "no uprobes in the kernel" 1 "uprobe" \
 	unshare -m sh -c 'mount -t tmpfs none /sys/bus/event_source/devices && exec "$0" 1 1' "$OSDHIST"
 check "the real uprobe PMU is still visible outside" test -e /sys/bus/event_source/devices/uprobe/type
+
+# --- a kernel older than 6.1 (bpf/ calls bpf_ktime_get_tai_ns), simulated by
+# the test build: one line naming the release found and the one needed, said
+# before anything is loaded, so even -v adds no libbpf or verifier output.
+# In a pid namespace of its own: if it did not refuse, it would trace no one.
+for k in 5.15.0-91-generic 6.0.19; do
+	expect_error "kernel $k (older than 6.1)" 1 "Linux ${k//./\\.}.*needs Linux 6\.1" \
+		env OSDHIST_TEST_KERNEL="$k" unshare -pf --mount-proc "$TESTHOOKS" -v 1 1
+	check "kernel $k: no libbpf or verifier output" bash -c "! grep -qiE 'libbpf|verifier' '$WORK/err'"
+done
+OSDHIST_TEST_KERNEL=5.15.0 timeout -k 5 30 unshare -pf --mount-proc "$OSDHIST" 0.2 1 \
+	>"$WORK/out" 2>"$WORK/err"
+rc=$?
+check_eq "the normal build ignores OSDHIST_TEST_KERNEL: exits 0 ($(head -c 200 "$WORK/err"))" "$rc" 0
 
 # --- --help: exit 0 and every option of README's usage block
 "$OSDHIST" --help >"$WORK/help" 2>"$WORK/err"
@@ -177,4 +194,26 @@ check "the workload was counted (op_w $(jq .osd.op_w <<<"$after") > 3, op_r, op_
 	jq -e '.osd.op_w > 3 and .osd.op_r > 1 and .osd.op_rw >= 1' <<<"$after"
 check_eq "only osd.$ID is shown (--osd)" \
 	"$(jq -s "[.[] | select(.type==\"hist\" and .osd!=$ID)] | length" "$WORK/tout")" 0
+
+# --- a kernel from 6.1 to 6.5 (simulated): it loads, with perf-event
+# uprobes, since uprobe_multi links need 6.6; 6.6 itself gets links.
+OPID=$(osd_pid "$ID")
+for k in 6.5.0:perf:multi 6.6.0:multi:perf; do
+	IFS=: read -r kv want other <<<"$k"
+	OSDHIST_TEST_KERNEL=$kv "$TESTHOOKS" -p "$OPID" 3600 >"$WORK/kout" 2>"$WORK/kerr" &
+	KPID=$!
+	for _ in $(seq 100); do
+		grep -q "attached to ceph-osd" "$WORK/kerr" && break
+		kill -0 $KPID 2>/dev/null || break
+		sleep 0.1
+	done
+	check "kernel $kv: attached to osd.$ID ($(head -c 200 "$WORK/kerr"))" \
+		grep -q "attached to ceph-osd" "$WORK/kerr"
+	"$LIB_ROOT/scripts/uprobes.sh" $KPID >"$WORK/kprobes"
+	check "kernel $kv: its uprobes are $want, none $other ($(cut -d' ' -f1 "$WORK/kprobes" | sort | uniq -c | xargs))" \
+		bash -c "grep -q '^$want ' '$WORK/kprobes' && ! grep -q '^$other ' '$WORK/kprobes'"
+	kill -INT $KPID
+	wait $KPID
+	check_eq "kernel $kv: exits 0 on SIGINT" "$?" 0
+done
 finish

@@ -10,6 +10,7 @@ int main(void)
 	failed += run_stats_tests();
 	failed += run_cli_tests();
 	failed += run_procs_tests();
+	failed += run_proctable_tests();
 	failed += run_render_tests();
 	failed += run_binary_tests();
 	failed += run_derive_tests();

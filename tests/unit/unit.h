@@ -10,6 +10,7 @@ int run_bucket_tests(void);
 int run_stats_tests(void);
 int run_cli_tests(void);
 int run_procs_tests(void);
+int run_proctable_tests(void);
 int run_render_tests(void);
 int run_binary_tests(void);
 int run_derive_tests(void);

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef OSDHIST_BINARIES_H
+#define OSDHIST_BINARIES_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <linux/types.h>
+#include "osdhist.h"
+#include "binary.h"
+#include "sampler.h"
+
+/*
+ * The ceph-osd binaries being traced (attach.c): one slot per binary
+ * (device + inode), its row of bpf/'s rows[] (the probes' cookie) and its
+ * uprobe links.  Only attach.c writes these fields.
+ */
+
+/* A binary no process runs is kept this many scans (an OSD restart), unless
+ * the file was deleted or replaced (an upgrade). */
+#define IDLE_SCANS_KEEP	60
+
+struct bpf_link;
+struct options;
+struct osdhist_bpf;
+
+/* A ceph-osd binary (device + inode) and the uprobes on it. */
+struct binary_slot {
+	dev_t dev;
+	ino_t ino;
+	char build_id[41];
+	char where[PATH_MAX];		/* the exe path as the process sees it */
+	struct bpf_link *links[NR_PROBE_FNS];	/* NULL: not attached now */
+	uint64_t fn_off[NR_PROBE_FNS];
+	pid_t pid;			/* the process it was first seen in */
+	int row;			/* its row in bpf/'s rows[]: the cookie */
+	bool refused;			/* cannot be traced; said so once */
+	int nprocs;			/* processes running it at the last scan */
+	int fd;				/* pins the inode; its st_nlink tells an upgrade */
+	int idle_scans;			/* scans in a row with no process */
+};
+
+struct binaries {
+	struct osdhist_bpf *skel;	/* its programs, and rows[] in its bss */
+	const struct options *opt;
+	bool multi;			/* uprobe_multi links, not perf-event uprobes */
+	unsigned rows_used;		/* bit per row of bpf/'s rows[] */
+	struct binary_slot slot[MAX_BINARIES];
+	int n;
+};
+
+/* skel is loaded; multi as tracer_open() chose it for the programs. */
+void binaries_init(struct binaries *bs, struct osdhist_bpf *skel,
+		   const struct options *opt, bool multi);
+/* Detach everything and close the binaries (also after a failed open). */
+void binaries_close(struct binaries *bs);
+
+/* A rescan of /proc begins: no process is known to run any binary. */
+void binaries_begin_scan(struct binaries *bs);
+/* A process runs this binary: attach its probes once per inode, as window
+ * win wants them.  0 traced, 1 refused (said once), -1 fatal. */
+int binaries_attach(struct binaries *bs, pid_t pid, const char *exe, dev_t dev,
+		    ino_t ino, enum window win);
+/* The scan is over: let go of binaries no process runs any more. */
+void binaries_release_unused(struct binaries *bs);
+
+/* Move every binary's probes to what window win wants.  0, or -1 when
+ * some could not be attached (said). */
+int binaries_set_window(struct binaries *bs, enum window win);
+/* Detach every probe of every binary, all at once. */
+void binaries_detach_all(struct binaries *bs);
+
+/* How many binaries are traced now (not refused). */
+int binaries_traced(const struct binaries *bs);
+
+#endif

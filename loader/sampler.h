@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef OSDHIST_SAMPLER_H
+#define OSDHIST_SAMPLER_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+/*
+ * --sample: the state of the sampling windows (sample.c explains them).
+ * Only sample.c writes these fields; the window the probes follow is read
+ * with sampler_window(), the traced time and the cost with the functions
+ * below.  sampler_step() itself, which moves the probes, is in tracer.h:
+ * it works on the whole tracer.
+ */
+
+/* Probes are attached for the open window and until the ops that started
+ * in it have drained; ops start being followed only while open. */
+enum window { WIN_OPEN, WIN_DRAIN, WIN_CLOSED };
+
+struct health_report;
+
+struct sampler {
+	enum window win;
+	double traced;		/* seconds the sampling gate has been open */
+	double traced_prev;	/* ... at the previous advancing snapshot */
+	double win_since;	/* CLOCK_MONOTONIC when win last changed */
+	double period_start;	/* when the current sampling period began */
+	__u64 drain_ends;	/* window_ends at the last drain poll */
+	double drain_moved;	/* ... and when it last moved */
+	__u64 drain_timeouts;	/* ops still in flight when a drain timed out */
+	__u64 moves;		/* probe moves (attach or detach sets) */
+	double move_time;	/* ... and the seconds they took */
+};
+
+/* The first window opens at now (CLOCK_MONOTONIC), with the probes that
+ * attach at the first scan. */
+void sampler_start(struct sampler *s, double now);
+
+static inline enum window sampler_window(const struct sampler *s)
+{
+	return s->win;
+}
+
+/* Seconds the gate was open since the last call with advance, up to now. */
+double sampler_traced(struct sampler *s, bool advance);
+
+/* Its cost and its cut drains, into the health report. */
+void sampler_health(const struct sampler *s, struct health_report *h);
+
+#endif
