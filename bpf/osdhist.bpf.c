@@ -62,11 +62,11 @@ struct {
 /* A uprobe program can be preempted by another OSD thread on its CPU that
  * runs the same program: each user of a buffer takes a slot first. */
 struct scratch_buf {
+	__u64 busy;
 	__u8 b[SCRATCH_BYTES];
 };
 
 struct scratch {
-	__u64 busy[SCRATCH_SLOTS];
 	struct scratch_buf buf[SCRATCH_SLOTS];
 };
 
@@ -166,21 +166,15 @@ static __always_inline struct scratch_buf *take_scratch(void)
 	if (!s)
 		return NULL;
 	for (__u32 i = 0; i < SCRATCH_SLOTS; i++)
-		if (!__sync_lock_test_and_set(&s->busy[i], 1))
+		if (!__sync_lock_test_and_set(&s->buf[i].busy, 1))
 			return &s->buf[i];
 	return NULL;
 }
 
 static __always_inline void drop_scratch(struct scratch_buf *buf)
 {
-	__u32 z = 0;
-	struct scratch *s = bpf_map_lookup_elem(&scratch, &z);
-
-	if (!s || !buf)
-		return;
-	for (__u32 i = 0; i < SCRATCH_SLOTS; i++)
-		if (buf == &s->buf[i])
-			s->busy[i] = 0;
+	if (buf)
+		buf->busy = 0;
 }
 
 static __always_inline __u64 sbuf_u64(const __u8 *sb, __u32 rel)
