@@ -91,16 +91,22 @@ static void make(struct report *r)
 	r->health.inflight_max = 16384;
 }
 
-static char *render(void (*fn)(FILE *, const struct report *, bool, bool),
-		    const struct report *r)
+/* What renderer 't' (text), 'j' (JSON) or 'p' (Prometheus) writes for r. */
+static char *render(char kind, const struct report *r)
 {
-	static char *buf;
-	static size_t len;
+	struct prom_buckets b;
+	char *buf = NULL;
+	size_t len;
 	FILE *f;
 
-	buf = NULL;
+	prom_default_buckets(&b);
 	f = open_memstream(&buf, &len);
-	fn(f, r, false, false);
+	if (kind == 't')
+		render_text(f, r, false, false);
+	else if (kind == 'j')
+		render_json(f, r);
+	else
+		render_prom(f, r, &b, "test");
 	fclose(f);
 	return buf;
 }
@@ -112,7 +118,7 @@ static void text_table(void **state)
 
 	(void)state;
 	make(&r);
-	out = render(render_text, &r);
+	out = render('t', &r);
 	assert_non_null(strstr(out, "osd.3 read total: 3 ops"));
 	assert_null(strstr(out, "osd.3 error total"));	/* op-type series are not classes */
 	assert_non_null(strstr(out, "osd.3 op types:\n"));
@@ -124,15 +130,11 @@ static void text_table(void **state)
 static void json_lines(void **state)
 {
 	struct report r;
-	char *buf = NULL;
-	size_t len;
-	FILE *f;
+	char *buf;
 
 	(void)state;
 	make(&r);
-	f = open_memstream(&buf, &len);
-	render_json(f, &r);
-	fclose(f);
+	buf = render('j', &r);
 	assert_non_null(strstr(buf, "{\"type\":\"optype\",\"time\":1700000000.250,\"osd\":3,"
 			       "\"op\":\"stat\",\"class\":\"error\",\"phase\":\"total\",\"count\":1,"));
 	assert_non_null(strstr(buf, "{\"type\":\"opcode\",\"time\":1700000000.250,\"osd\":3,"
@@ -145,18 +147,12 @@ static void json_lines(void **state)
 
 static void prom_families(void **state)
 {
-	struct prom_buckets b;
 	struct report r;
-	char *buf = NULL;
-	size_t len;
-	FILE *f;
+	char *buf;
 
 	(void)state;
 	make(&r);
-	prom_default_buckets(&b);
-	f = open_memstream(&buf, &len);
-	render_prom(f, &r, &b, "test");
-	fclose(f);
+	buf = render('p', &r);
 	assert_non_null(strstr(buf, "# TYPE osdhist_op_type_latency_seconds histogram\n"));
 	assert_non_null(strstr(buf, "osdhist_op_type_latency_seconds_count{ceph_daemon=\"osd.3\","
 			       "class=\"error\",op=\"stat\"} 1\n"));
