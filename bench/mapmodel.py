@@ -31,7 +31,13 @@ allocated  what the allocators really hand out, which the kernel's figure
            batch 1 since 6.8), so a CPU that has allocated holds up to
            low - 1 + batch of them, one that has not its prefill.
            Preallocated maps and arrays: their areas as allocated
-           (kmalloc'ed up to 32 KiB, else vmalloc'ed in pages).
+           (kmalloc'ed up to 32 KiB, else vmalloc'ed in pages).  Memory
+           cgroup accounting (every map allocation is charged to the
+           loader's cgroup) adds one obj_cgroup pointer per kmalloc'ed
+           object and, in the per-CPU allocator, one per 4 bytes of a
+           per-CPU object (its chunk's obj_exts array): 2 bytes per byte,
+           once, whatever the CPU count.  bench/alloc_check.sh checks this
+           figure against the memory cgroup's own count on this kernel.
 
 The struct sizes are the ones of this project's 6.18 kernels (BTF:
 /sys/kernel/btf/vmlinux); every bench run checks the kernel figure against
@@ -46,6 +52,8 @@ SIZEOF_BPF_MEM_CACHE = 208  # bpf_mem_alloc's per-CPU cache head
 SIZEOF_LRU_LOCALLIST = 32   # common LRU: one per CPU
 HASHTAB_MAP_LOCK_COUNT = 8  # per-CPU int counters per hash map
 LLIST_NODE = 8
+OBJCG_PTR = 8               # memcg: per accounted kmalloc object
+PCPU_MIN_ALLOC = 4          # memcg: an obj_cgroup pointer per 4 per-CPU bytes
 PAGE = 4096
 MAP_AREA_KMALLOC_MAX = PAGE << 3   # bpf_map_area_alloc: kmalloc up to here
 BPF_F_NO_PREALLOC = 1
@@ -74,9 +82,22 @@ def kmalloc_size(n):
     return PAGE * pow2_ceil(round_up(n, PAGE) // PAGE)
 
 
+def kmalloc_acct(n):
+    """An accounted kmalloc object: its size class, and past 8 KiB whole
+    pages; an obj_cgroup pointer for those served by a slab."""
+    return kmalloc_size(n) + (OBJCG_PTR if n <= 2 * PAGE else 0)
+
+
+def pcpu_acct(n, ncpus, accounted=True):
+    """An n-byte per-CPU allocation: n on every possible CPU, and for an
+    accounted one (a map's: __GFP_ACCOUNT) its share of the chunk's
+    obj_cgroup pointers."""
+    return n * ncpus + (n // PCPU_MIN_ALLOC * OBJCG_PTR if accounted else 0)
+
+
 def area_size(n):
     """bpf_map_area_alloc(): kmalloc up to 32 KiB, vmalloc (pages) above."""
-    return kmalloc_size(n) if n <= MAP_AREA_KMALLOC_MAX else round_up(n, PAGE)
+    return kmalloc_acct(n) if n <= MAP_AREA_KMALLOC_MAX else round_up(n, PAGE)
 
 
 def cache_marks(unit, percpu):
@@ -93,11 +114,25 @@ def cache_marks(unit, percpu):
             "batch": max((high - low) // 4 * 3, 1)}
 
 
-def cached_objects(marks, ncpus, hot_cpus):
+def held_after(marks, allocs):
+    """Free objects a CPU's cache holds after it made allocs allocations
+    (each refill, batch objects, comes when it drops below low)."""
+    held = marks["prefill"]
+    for _ in range(allocs):
+        held -= 1
+        if held < marks["low"]:
+            held += marks["batch"]
+    return held
+
+
+def cached_objects(marks, ncpus, hot_cpus, allocs=None):
     """Free objects in the caches of all CPUs: hot_cpus have allocated
-    (up to low - 1 + batch each), the others hold their prefill."""
+    (allocs times each; None: as many as they like, so up to the most a
+    cache holds between refills, low - 1 + batch), the others hold their
+    prefill."""
     hot = min(hot_cpus, ncpus)
-    held = max(marks["prefill"], marks["low"] - 1 + marks["batch"])
+    held = (max(marks["prefill"], marks["low"] - 1 + marks["batch"]) if allocs is None
+            else held_after(marks, allocs))
     return hot * held + (ncpus - hot) * marks["prefill"]
 
 
@@ -139,43 +174,50 @@ def kernel_bytes(m, ncpus, count=None):
     raise ValueError("map %s: no model for type %s" % (m["name"], t))
 
 
-def allocated_bytes(m, ncpus, count=None, hot_cpus=None):
+def allocated_bytes(m, ncpus, count=None, hot_cpus=None, allocs=None):
     """What the allocators hand out for map m (see the module text):
     {"bytes": total, "cache_bytes": the part in bpf_mem_alloc's free-object
-    caches}.  hot_cpus: CPUs that have created keys (default: all)."""
+    caches, "unaccounted_bytes": the part not charged to the memory cgroup
+    (bpf_mem_alloc's and the LRU's per-CPU heads)}.  hot_cpus: CPUs that
+    have created keys (default: all), allocs times each (see
+    cached_objects)."""
     t, val8, n = m["type"], round_up(m["value"], 8), m["max_entries"]
     hot = ncpus if hot_cpus is None else hot_cpus
     cache = 0
     if t in HASHES:
         percpu, lru = t.endswith("percpu_hash"), t.startswith("lru")
         usage = area_size(SIZEOF_BPF_HTAB) + area_size(SIZEOF_BUCKET * pow2_ceil(n))
-        usage += 4 * ncpus * HASHTAB_MAP_LOCK_COUNT
+        usage += HASHTAB_MAP_LOCK_COUNT * pcpu_acct(4, ncpus)
         if is_prealloc(m):
             n_el = n + (ncpus if not percpu and not lru else 0)
             usage += area_size(elem_size(m) * n_el)
+            heads = 0
             if percpu:
-                usage += val8 * ncpus * n_el
+                usage += n_el * pcpu_acct(val8, ncpus)
             elif lru:
-                usage += SIZEOF_LRU_LOCALLIST * ncpus
+                heads = pcpu_acct(SIZEOF_LRU_LOCALLIST, ncpus, False)
             else:
-                usage += 8 * ncpus
-            return {"bytes": usage, "cache_bytes": 0}
+                usage += pcpu_acct(8, ncpus)
+            return {"bytes": usage + heads, "cache_bytes": 0, "unaccounted_bytes": heads}
         unit = elem_size(m) + LLIST_NODE
-        obj = kmalloc_size(unit)
-        usage += count * obj + SIZEOF_BPF_MEM_CACHE * ncpus
-        cache += cached_objects(cache_marks(unit, False), ncpus, hot) * obj
+        obj = kmalloc_acct(unit)
+        heads = pcpu_acct(SIZEOF_BPF_MEM_CACHE, ncpus, False)
+        usage += count * obj
+        cache += cached_objects(cache_marks(unit, False), ncpus, hot, allocs) * obj
         if percpu:
-            pobj = kmalloc_size(LLIST_NODE + 8) + val8 * ncpus
-            usage += count * pobj + SIZEOF_BPF_MEM_CACHE * ncpus
-            cache += cached_objects(cache_marks(val8, True), ncpus, hot) * pobj
-        return {"bytes": usage + cache, "cache_bytes": cache}
+            pobj = kmalloc_acct(LLIST_NODE + 8) + pcpu_acct(val8, ncpus)
+            heads *= 2
+            usage += count * pobj
+            cache += cached_objects(cache_marks(val8, True), ncpus, hot, allocs) * pobj
+        return {"bytes": usage + cache + heads, "cache_bytes": cache, "unaccounted_bytes": heads}
     if t == "percpu_array":
-        return {"bytes": area_size(SIZEOF_BPF_ARRAY + 8 * n) + val8 * n * ncpus,
-                "cache_bytes": 0}
+        return {"bytes": area_size(SIZEOF_BPF_ARRAY + 8 * n) + n * pcpu_acct(val8, ncpus),
+                "cache_bytes": 0, "unaccounted_bytes": 0}
     if t == "array":
         if m["flags"] & BPF_F_MMAPABLE:
-            return {"bytes": kernel_bytes(m, ncpus), "cache_bytes": 0}
-        return {"bytes": area_size(SIZEOF_BPF_ARRAY + n * val8), "cache_bytes": 0}
+            return {"bytes": kernel_bytes(m, ncpus), "cache_bytes": 0, "unaccounted_bytes": 0}
+        return {"bytes": area_size(SIZEOF_BPF_ARRAY + n * val8), "cache_bytes": 0,
+                "unaccounted_bytes": 0}
     raise ValueError("map %s: no model for type %s" % (m["name"], t))
 
 
