@@ -42,7 +42,7 @@ LIB_SRCS    := $(filter-out loader/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps build-deps clean test unit-test demo bench bench-duty bench-waits install fuzz
+.PHONY: all deps build-deps clean test unit-test demo bench bench-duty bench-waits bench-alloc install fuzz
 
 all: osdhist
 
@@ -176,6 +176,10 @@ bench-duty: deps
 bench-waits: deps
 	@$(MAKE) --no-print-directory osdhist
 	@bench/waits.sh
+
+# what bench/mapmodel.py's "allocated" figure adds to the kernel's, checked here
+bench-alloc: deps
+	@bench/alloc_check.sh
 
 # The unit's ExecStart names the installed binary: generated from
 # dist/osdhist.service.in with BINDIR substituted.  The Grafana dashboard

@@ -8,15 +8,26 @@
 #include <linux/types.h>
 #include "osdhist.h"
 
+/* bpf/osdhist.bpf.c's struct scratch (the value of map scratch), which
+ * maps/osdhist.h only sizes: SCRATCH_SLOTS slots, a busy word and a buffer
+ * each.
+ * bench/report.py checks it against the loaded map's value size. */
+#define SCRATCH_VALUE	(SCRATCH_SLOTS * (8 + SCRATCH_BYTES))
+
 int main(void)
 {
 	printf("{\"op_key\":%zu,\"op_state\":%zu,\"hist_key\":%zu,\"hist\":%zu,"
-	       "\"nr_buckets\":%d,\"nr_health\":%d,\"inflight_entries\":%d,"
-	       "\"hists_entries_max\":%d,\"hists_entries_min\":%d,"
-	       "\"hist_mem_budget\":%lu}\n",
+	       "\"hist_pair\":%zu,\"op_counts\":%zu,\"scratch\":%d,"
+	       "\"binary_row\":%zu,\"max_binaries\":%d,"
+	       "\"nr_buckets\":%d,\"nr_health\":%d,\"nr_classes\":%d,"
+	       "\"nr_opcodes\":%d,\"inflight_entries\":%d,"
+	       "\"hists_entries\":%d,\"phase_hists_entries\":%d,"
+	       "\"opcount_entries\":%d}\n",
 	       sizeof(struct op_key), sizeof(struct op_state),
-	       sizeof(struct hist_key), sizeof(struct hist), NR_BUCKETS,
-	       NR_HEALTH, INFLIGHT_ENTRIES, HISTS_ENTRIES_MAX,
-	       HISTS_ENTRIES_MIN, (unsigned long)HIST_MEM_BUDGET);
+	       sizeof(struct hist_key), sizeof(struct hist),
+	       sizeof(struct hist_pair), sizeof(struct op_counts), SCRATCH_VALUE,
+	       sizeof(struct binary_row), MAX_BINARIES,
+	       NR_BUCKETS, NR_HEALTH, NR_CLASSES, NR_OPCODES, INFLIGHT_ENTRIES,
+	       HISTS_ENTRIES, PHASE_HISTS_ENTRIES, OPCOUNT_ENTRIES);
 	return 0;
 }

@@ -7,15 +7,21 @@ WINDOWS   one JSON line per measured window: variant, round, workload,
           tracer's CPU ticks and its BPF programs' run_time_ns / run_cnt;
           for the sampled tracers the window's health-line figures (health);
           extra: the move-cost windows (none, then moves), kept apart
+          keys: for the full-mode osdhist tracers, their health line at the
+          end of the window (keys in use per map, losses)
 MAPSIZES  sizes and constants of maps/osdhist.h (bench/mapsizes.c)
 OUT       where the JSON result goes; the text table goes to stdout
+
+The map memory model itself is bench/mapmodel.py.
 """
 import json
 import os
 import statistics
 import sys
 
-VARIANTS = ["none", "osdhist", "osdhist+", "bpftrace", "sampled"]
+import mapmodel
+
+VARIANTS = ["none", "osdhist", "osdhist-nt", "prev", "osdhist+", "bpftrace", "sampled"]
 WORKLOADS = [("write", "write"), ("rand", "read")]
 MIB = 1 << 20
 
@@ -24,97 +30,11 @@ MAX_HITS_PER_OP = 2
 MAX_BPF_US_PER_OP = 0.5
 MAX_LOSS_PCT = 3.0
 MAX_LOADER_CPU_PCT = 0.5
-MAX_MAP_MIB_64 = 16
-BIG_HOST_CPUS = 64
+MAX_MAP_MIB_LARGE = 64     # issue #16: the large host of bench/mapmodel.py
+MAX_OPTYPES_US = 0.1        # issue #16: what op types may add to BPF time/op
 FULL_HITS_PER_OP = 2        # osdhist's default mode, what sampling scales down
 MOVES_PER_PERIOD = 3        # --sample: attach + open, shut the gate, detach
-
-# Kernel-side sizes for the map memory model (x86-64, kernel 6.x).  The
-# kernel reports a map's memory (bpftool's bytes_memlock) as map_mem_usage():
-# kernel/bpf/hashtab.c htab_map_mem_usage(), kernel/bpf/arraymap.c
-# array_map_mem_usage().  sizeof(struct bpf_htab) and sizeof(struct
-# bpf_array) vary with the kernel config; these two are the ones measured on
-# this project's 6.18 VMs, and every run checks the model against the
-# measured bytes_memlock (model_check in the output).
-SIZEOF_BPF_HTAB = 832
-SIZEOF_BPF_ARRAY = 312
-SIZEOF_HTAB_ELEM = 48       # struct htab_elem header, before the key
-SIZEOF_BUCKET = 16          # struct bucket: hlist_nulls_head + lock
-HASHTAB_MAP_LOCK_COUNT = 8  # per-CPU int counters per hash map
-PAGE = 4096
-BPF_F_MMAPABLE = 1 << 10
-
-
-def round_up(n, a):
-    return (n + a - 1) // a * a
-
-
-def pow2_ceil(n):
-    p = 1
-    while p < n:
-        p <<= 1
-    return p
-
-
-def map_mem(mtype, key, value, entries, flags, ncpus):
-    """Bytes the kernel accounts for one map on a host with ncpus possible
-    CPUs (preallocated maps, which is all osdhist uses).
-
-    hash:  the table header, one bucket per entry rounded up to a power of
-           two, 8 per-CPU lock counters, then one element per entry: a 48-byte
-           header, the key, and the value (or, per-CPU maps, a pointer to
-           ncpus copies of it, each rounded up to 8 bytes).  A plain hash
-           keeps ncpus spare elements; LRU and per-CPU ones do not.
-    array: the header, then the values (per-CPU: a pointer per entry and
-           ncpus copies); .bss/.rodata are mmapable, so both parts take
-           whole pages."""
-    val8 = round_up(value, 8)
-    if mtype in ("hash", "lru_hash", "percpu_hash", "lru_percpu_hash"):
-        percpu = mtype.endswith("percpu_hash")
-        lru = mtype.startswith("lru")
-        n = entries + (ncpus if not percpu and not lru else 0)
-        elem = SIZEOF_HTAB_ELEM + round_up(key, 8) + (8 if percpu else val8)
-        usage = SIZEOF_BPF_HTAB + SIZEOF_BUCKET * pow2_ceil(entries)
-        usage += 4 * ncpus * HASHTAB_MAP_LOCK_COUNT + elem * n
-        if percpu:
-            usage += val8 * ncpus * n
-        elif not lru:
-            usage += 8 * ncpus
-        return usage
-    if mtype == "percpu_array":
-        return SIZEOF_BPF_ARRAY + 8 * entries + val8 * entries * ncpus
-    if mtype == "array":
-        if flags & BPF_F_MMAPABLE:
-            return round_up(SIZEOF_BPF_ARRAY, PAGE) + round_up(entries * val8, PAGE)
-        return SIZEOF_BPF_ARRAY + entries * val8
-    return None
-
-
-def hists_entries(sz, ncpus):
-    """The loader's rule (loader/tracer.c): keep the per-CPU copies of the
-    histograms within HIST_MEM_BUDGET, but never below 64 or above 1024
-    keys: min(1024, max(64, HIST_MEM_BUDGET / (ncpus * sizeof(struct hist)))),
-    with sizeof(struct hist) = 16 + 8 * NR_BUCKETS."""
-    n = sz["hist_mem_budget"] // (ncpus * sz["hist"])
-    return min(sz["hists_entries_max"], max(sz["hists_entries_min"], n))
-
-
-def osdhist_maps(sz, ncpus, global_maps):
-    """osdhist's maps as maps/osdhist.h defines them, for ncpus CPUs:
-    in-flight LRU hash {op_key -> op_state}, per-CPU histogram hash
-    {hist_key -> hist}, per-CPU health array of u64, one-entry zero_hist
-    array; plus the skeleton's global-data arrays (.bss, .rodata), whose size
-    does not depend on the CPU count."""
-    maps = [
-        ("inflight", "lru_hash", sz["op_key"], sz["op_state"], sz["inflight_entries"], 0),
-        ("hists", "percpu_hash", sz["hist_key"], sz["hist"], hists_entries(sz, ncpus), 0),
-        ("health", "percpu_array", 4, 8, sz["nr_health"], 0),
-        ("zero_hist", "array", 4, sz["hist"], 1, 0),
-    ]
-    maps += [(m["name"], m["type"], m["bytes_key"], m["bytes_value"], m["max_entries"], m["flags"])
-             for m in global_maps]
-    return [{"name": n, "type": t, "max_entries": e, "bytes": map_mem(t, k, v, e, f, ncpus)}
-            for n, t, k, v, e, f in maps]
+KEYMAPS = ("hists", "phase_hists", "opcounts")
 
 
 def mean_sd(xs):
@@ -190,7 +110,18 @@ def summarize(windows):
         s["loader_cpu_pct"] = sum(w["ticks"] for w in ws) / clk / wall * 100 if v != "none" else 0.0
         s["loader_rss_kb"] = max(w["rss_kb"] for w in ws)
         s["map_bytes"] = max(w["memlock"] for w in ws)
-        s["maps"] = next((w["maps"] for w in ws if w["maps"]), [])
+        s["maps"] = next((w["maps"] for w in reversed(ws) if w["maps"]), [])
+        # BPF time per op round by round (both workloads), for paired
+        # differences between variants
+        s["bpf_ns_per_op_rounds"] = {
+            r: ratio(sum(w["run_ns"] for w in ws if w["round"] == r),
+                     sum(w["ops"] for w in ws if w["round"] == r))
+            for r in sorted({w["round"] for w in ws})}
+        keyed = [w for w in ws if w.get("keys")]
+        if keyed:
+            s["keys_end"] = keyed[-1]["keys"]
+            s["losses"] = max(w["keys"].get("losses") or 0 for w in keyed)
+            s["hist_full"] = max(w["keys"].get("hist_full") or 0 for w in keyed)
         if all(w.get("health") for w in ws):
             s["sampling"] = sampling(ws)
         out[v] = s
@@ -247,6 +178,141 @@ def move_cost(windows, clk):
     return out
 
 
+def bpf_cost(summary, a, b):
+    """BPF time per op of variant a minus that of b (us), from the totals,
+    with the standard error of the round-by-round paired differences (None
+    with one round)."""
+    sa, sb = summary.get(a), summary.get(b)
+    if not sa or not sb or sa["bpf_ns_per_op"] is None or sb["bpf_ns_per_op"] is None:
+        return None
+    pairs = [(x - sb["bpf_ns_per_op_rounds"][r]) / 1000
+             for r, x in sa["bpf_ns_per_op_rounds"].items()
+             if x is not None and sb["bpf_ns_per_op_rounds"].get(r) is not None]
+    return {"a": a, "b": b, "us": (sa["bpf_ns_per_op"] - sb["bpf_ns_per_op"]) / 1000,
+            "us_rounds": pairs,
+            "se": statistics.stdev(pairs) / len(pairs) ** 0.5 if len(pairs) > 1 else None}
+
+
+def measured_map(m):
+    """A map as bpftool shows it, in bench/mapmodel.py's terms."""
+    return {"name": m["name"], "type": m["type"], "key": m["bytes_key"], "value": m["bytes_value"],
+            "max_entries": m["max_entries"], "flags": m["flags"]}
+
+
+def map_memory(windows, sz, ncpus_here):
+    """The model checked against the kernel here (every window of a tracer
+    whose health line gave its keys: the kernel's figure of each map against
+    its bytes_memlock at the same moment), then the large host."""
+    checked, mismatches, here = 0, [], None
+    for w in windows:
+        if not w.get("keys") or not w.get("maps") or w["keys"].get("hists") is None:
+            continue
+        maps = [measured_map(m) for m in w["maps"]]
+        keys = {k: w["keys"][k] for k in KEYMAPS}
+        rows = mapmodel.model(maps, ncpus_here, keys)
+        for row, m in zip(rows, w["maps"]):
+            checked += 1
+            if row["kernel_bytes"] != m["bytes_memlock"]:
+                mismatches.append("%s r%s %s %s: model %d B, kernel %d B" % (
+                    w["variant"], w["round"], w["workload"], m["name"], row["kernel_bytes"],
+                    m["bytes_memlock"]))
+        if w["variant"] == "osdhist":
+            here = {"variant": w["variant"], "round": w["round"], "workload": w["workload"],
+                    "ncpus": ncpus_here, "keys": keys, "maps": rows,
+                    "kernel_bytes": sum(r["kernel_bytes"] for r in rows),
+                    "allocated_bytes": sum(r["allocated_bytes"] for r in rows),
+                    "measured_bytes": sum(m["bytes_memlock"] for m in w["maps"])}
+    # the definitions the large host is modelled from must be the loaded ones
+    latest = next((w["maps"] for w in reversed(windows)
+                   if w.get("maps") and w["variant"].startswith("osdhist")), [])
+    defs = {m["name"]: m for m in mapmodel.osdhist_maps(sz, [])}
+    for m in latest:
+        d = defs.get(m["name"])
+        if d and (d["type"], d["key"], d["value"], d["max_entries"]) != (
+                m["type"], m["bytes_key"], m["bytes_value"], m["max_entries"]):
+            mismatches.append("map %s loaded as %s %d/%d x %d, bench/mapsizes.c says %s %d/%d x %d"
+                              % (m["name"], m["type"], m["bytes_key"], m["bytes_value"],
+                                 m["max_entries"], d["type"], d["key"], d["value"],
+                                 d["max_entries"]))
+    global_maps = [m for m in latest if m["type"] == "array" and m["flags"] & mapmodel.BPF_F_MMAPABLE]
+    if not global_maps:     # no measurement: .bss and .rodata, a page each twice
+        global_maps = [{"name": n, "type": "array", "bytes_key": 4, "bytes_value": 8,
+                        "max_entries": 1, "flags": mapmodel.BPF_F_MMAPABLE}
+                       for n in (".bss", ".rodata")]
+    maps = mapmodel.osdhist_maps(sz, global_maps)
+    h = mapmodel.LARGE_HOST
+    keys = mapmodel.large_host_keys(h)
+    # CPUs that create keys: any CPU an OSD thread runs on may create a
+    # histogram key; an opcounts key is created once per OSD
+    hot = {"opcounts": keys["opcounts"]}
+    large = mapmodel.model(maps, h["cpus"], keys, hot)
+    full = mapmodel.model(maps, h["cpus"], {m["name"]: m["max_entries"] for m in maps}, None)
+    pg = mapmodel.large_host_keys(h, classes=len(mapmodel.MIX_CLASSES) + 1,
+                                  optype_keys=mapmodel.MIX_OPTYPE_KEYS + 1)
+    # opcounts as a plain hash (atomic adds, like hists) instead of per CPU
+    plain = dict(next(m for m in maps if m["name"] == "opcounts"), type="hash")
+    plain_row = mapmodel.model([plain], h["cpus"], keys, hot)[0]
+    tot = lambda rows, k: sum(r[k] for r in rows)
+    return {
+        "sizeof_hist_pair": sz["hist_pair"], "sizeof_op_counts": sz["op_counts"],
+        "model_check": ("exact" if checked and not mismatches else
+                        "no window with key counts" if not checked else "; ".join(mismatches)),
+        "model_checked_maps": checked, "here": here,
+        "large_host": dict(h, mix=mapmodel.MIX_TEXT, keys=keys, maps=large,
+                           kernel_bytes=tot(large, "kernel_bytes"),
+                           allocated_bytes=tot(large, "allocated_bytes"),
+                           cache_bytes=tot(large, "cache_bytes"),
+                           fits=all(r["fits"] for r in large)),
+        "large_host_full": {"maps": full, "kernel_bytes": tot(full, "kernel_bytes"),
+                            "allocated_bytes": tot(full, "allocated_bytes")},
+        "large_host_with_pg": {"keys": pg, "fits": all(
+            pg[k] <= next(m["max_entries"] for m in maps if m["name"] == k) for k in KEYMAPS)},
+        "large_host_opcounts_plain_hash": plain_row,
+    }
+
+
+def print_map_memory(mem):
+    big, full = mem["large_host"], mem["large_host_full"]
+    here = mem["here"]
+    if here:
+        print("osdhist maps here (%d CPUs, variant %s, keys %s): kernel %.2f MiB, allocated "
+              "%.2f MiB; model vs the kernel's figure (bytes_memlock), %d maps x windows: %s" %
+              (here["ncpus"], here["variant"], "/".join("%s %d" % kv for kv in here["keys"].items()),
+               here["kernel_bytes"] / MIB, here["allocated_bytes"] / MIB,
+               mem["model_checked_maps"], mem["model_check"]))
+    else:
+        print("osdhist maps here: no window with key counts; model check: %s" % mem["model_check"])
+    print("osdhist maps on a large host: %d OSDs, %d CPUs, %d pools, %s" %
+          (big["osds"], big["cpus"], big["pools"], big["args"]))
+    print("  mix: %s" % big["mix"])
+    print("  %-15s %-25s %10s %11s %14s %12s" % ("map", "type", "keys/max", "kernel MiB",
+                                               "allocated MiB", "(in caches)"))
+    for r in big["maps"]:
+        kind = r["type"] + ("" if r["prealloc"] or r["type"] not in mapmodel.HASHES
+                            else " (no prealloc)")
+        entries = ("%d/%d" % (r["keys"], r["max_entries"]) if r["keys"] is not None
+                   else "%d" % r["max_entries"])
+        print("  %-15s %-25s %10s %11.3f %14.3f %12s" % (
+            r["name"], kind, entries, r["kernel_bytes"] / MIB, r["allocated_bytes"] / MIB,
+            "%.3f" % (r["cache_bytes"] / MIB) if r["cache_bytes"] else "-"))
+    print("  %-15s %-25s %10s %11.3f %14.3f %12.3f" % (
+        "total", "", "fits" if big["fits"] else "FULL", big["kernel_bytes"] / MIB,
+        big["allocated_bytes"] / MIB, big["cache_bytes"] / MIB))
+    print("  (kernel: what the kernel reports, bytes_memlock; allocated: kmalloc size classes "
+          "and bpf_mem_alloc's free-object caches on every CPU, see bench/mapmodel.py; the "
+          "64 MiB target is checked on allocated)")
+    print("  every map full (max_entries keys, for information): kernel %.2f MiB, allocated %.2f MiB"
+          % (full["kernel_bytes"] / MIB, full["allocated_bytes"] / MIB))
+    pg = mem["large_host_with_pg"]
+    print("  with class pg (rados ls) in every pool too: hists %d, phase_hists %d keys: %s" %
+          (pg["keys"]["hists"], pg["keys"]["phase_hists"],
+           "fits" if pg["fits"] else "does NOT fit (keys past max_entries are lost)"))
+    op = next(r for r in big["maps"] if r["name"] == "opcounts")
+    alt = mem["large_host_opcounts_plain_hash"]
+    print("  opcounts as a plain hash (atomic adds) instead of per CPU: %.3f MiB allocated "
+          "instead of %.3f" % (alt["allocated_bytes"] / MIB, op["allocated_bytes"] / MIB))
+
+
 def fmt(x, spec, none="-"):
     return none if x is None else format(x, spec)
 
@@ -263,25 +329,9 @@ def main():
     moves = move_cost(windows, os.sysconf("SC_CLK_TCK"))
     ncpus_here = possible_cpus(meta["machine"]["cpus_possible"])
 
-    # Map memory: the model for this host checked against what the kernel
-    # reports for the default variant, then the same model for 64 CPUs.
-    measured = summary.get("osdhist", {}).get("maps", [])
-    global_maps = [m for m in measured if m["type"] == "array" and m["flags"] & BPF_F_MMAPABLE]
-    if not global_maps:     # no measurement: .bss and .rodata, a page each twice
-        global_maps = [{"name": n, "type": "array", "bytes_key": 4, "bytes_value": 8,
-                        "max_entries": 1, "flags": BPF_F_MMAPABLE} for n in (".bss", ".rodata")]
-    here = osdhist_maps(sz, ncpus_here, global_maps)
-    big = osdhist_maps(sz, BIG_HOST_CPUS, global_maps)
-    mem = {
-        "sizeof_hist": sz["hist"], "nr_buckets": sz["nr_buckets"],
-        "model_here": {"ncpus": ncpus_here, "bytes": sum(m["bytes"] for m in here), "maps": here},
-        "measured_here_bytes": sum(m["bytes_memlock"] for m in measured) if measured else None,
-        "host_64cpu": {"ncpus": BIG_HOST_CPUS, "hists_entries": hists_entries(sz, BIG_HOST_CPUS),
-                       "bytes": sum(m["bytes"] for m in big), "maps": big},
-    }
-    mem["model_check"] = ("exact" if mem["measured_here_bytes"] == mem["model_here"]["bytes"]
-                          else "model %s B, measured %s B" % (mem["model_here"]["bytes"],
-                                                               mem["measured_here_bytes"]))
+    mem = map_memory([w for w in windows if not w.get("extra")], sz, ncpus_here)
+    cost_nt = bpf_cost(summary, "osdhist", "osdhist-nt")
+    cost_prev = bpf_cost(summary, "osdhist", "prev")
 
     # ---- the table
     m = meta["machine"]
@@ -294,7 +344,7 @@ def main():
     print("load average: %s at start, %s at end; other ceph-osd processes on the host: %d" %
           (m["loadavg_start"], m["loadavg_end"], m["other_ceph_osds_at_end"]))
     print()
-    print("%-9s %-5s %16s %20s %12s %10s %8s %13s %5s" %
+    print("%-10s %-5s %16s %20s %12s %10s %8s %13s %5s" %
           ("variant", "op", "IOPS mean+-sd", "rounds", "loss %", "BPF us/op", "hits/op",
            "OSD CPU us/op", "load"))
     for v, s in summary.items():
@@ -308,24 +358,28 @@ def main():
             cpu = fmt(d["osd_cpu_us_per_op"], ".1f")
             if v != "none" and d["osd_cpu_us_per_op"] is not None:
                 cpu += " (%+.1f)" % d["osd_cpu_us_per_op_added"]
-            print("%-9s %-5s %9.0f+-%-5.0f %20s %12s %10s %8s %13s %5.1f" %
+            print("%-10s %-5s %9.0f+-%-5.0f %20s %12s %10s %8s %13s %5.1f" %
                   (v, name, d["iops_mean"], d["iops_sd"],
                    "/".join("%.0f" % x for x in d["iops_rounds"]), loss,
                    fmt(d["bpf_ns_per_op"] and d["bpf_ns_per_op"] / 1000, ".3f") if v != "none" else "-",
                    fmt(d["hits_per_op"], ".2f") if v != "none" else "-", cpu, d["load1_mean"]))
     print()
-    print("%-9s %10s %10s %10s %11s %11s" %
-          ("variant", "BPF us/op", "hits/op", "CPU %core", "RSS MiB", "maps MiB"))
+    print("%-10s %10s %10s %10s %11s %11s  %s" %
+          ("variant", "BPF us/op", "hits/op", "CPU %core", "RSS MiB", "maps MiB",
+           "keys hists/phase_hists/opcounts, losses"))
     for v, s in summary.items():
         if v == "none":
             continue
-        print("%-9s %10s %10s %10.2f %11.1f %11.2f" %
+        k = s.get("keys_end")
+        print("%-10s %10s %10s %10.2f %11.1f %11.2f  %s" %
               (v, fmt(s["bpf_ns_per_op"] and s["bpf_ns_per_op"] / 1000, ".3f"),
                fmt(s["hits_per_op"], ".2f"), s["loader_cpu_pct"], s["loader_rss_kb"] / 1024,
-               s["map_bytes"] / MIB))
+               s["map_bytes"] / MIB,
+               "-" if not k else "%s, %s" % ("/".join("-" if k.get(m) is None else str(k[m])
+                                                       for m in KEYMAPS), s.get("losses"))))
     for v, s in summary.items():
         if s.get("per_program"):
-            print("  %-9s per program: %s" % (v, ", ".join(
+            print("  %-10s per program: %s" % (v, ", ".join(
                 "%s %.2f us x %.2f/op" % (n, p["ns_per_run"] / 1000, p["runs_per_op"])
                 for n, p in s["per_program"].items())))
     print("(load: the 1-minute load average after each window of the row, mean;")
@@ -366,13 +420,19 @@ def main():
             print(line)
         print("  (one pair of windows: as noisy as one round of the table above)")
         print()
-    print("osdhist maps on a %d-CPU host: %.2f MiB (hists %d keys x %d CPUs x %d B); "
-          "model at %d CPUs vs measured here: %s" %
-          (BIG_HOST_CPUS, mem["host_64cpu"]["bytes"] / MIB, mem["host_64cpu"]["hists_entries"],
-           BIG_HOST_CPUS, sz["hist"], ncpus_here, mem["model_check"]))
-    for mm in mem["host_64cpu"]["maps"]:
-        print("  %-16s %-13s %6d entries %10.3f MiB" %
-              (mm["name"], mm["type"], mm["max_entries"], mm["bytes"] / MIB))
+    if cost_nt or cost_prev:
+        def cost(c):
+            if not c:
+                return "not measured"
+            return "%+.3f us/op %s%s" % (
+                c["us"], "PASS" if c["us"] <= MAX_OPTYPES_US else "MISS",
+                "" if c["se"] is None else " (+-%.3f s.e. over %d rounds)" % (c["se"], len(c["us_rounds"])))
+        print("op types cost: %s BPF (osdhist - osdhist-nt); vs previous release: %s%s "
+              "(limit +%.1f us)" % (cost(cost_nt), cost(cost_prev),
+                                    "" if cost_prev else " (set OSDHIST_PREV to an older osdhist)",
+                                    MAX_OPTYPES_US))
+        print()
+    print_map_memory(mem)
 
     # ---- targets (osdhist's default mode)
     targets = []
@@ -421,8 +481,20 @@ def main():
                        se=se)
         target("loader CPU at 1 s interval < 0.5 % of a core",
                d["loader_cpu_pct"], MAX_LOADER_CPU_PCT, "%", ".2f", strict=True)
-    target("map memory on a %d-CPU host < 16 MiB" % BIG_HOST_CPUS,
-           mem["host_64cpu"]["bytes"] / MIB, MAX_MAP_MIB_64, "MiB", strict=True)
+    for c, what in ((cost_nt, "osdhist - osdhist-nt"), (cost_prev, "osdhist - prev")):
+        if c:
+            target("op types: BPF time per op %s <= +0.1 us" % what, c["us"], MAX_OPTYPES_US,
+                   "us", ".3f")
+    big = mem["large_host"]
+    target("maps on the large host (%d OSDs, %d CPUs, %d pools), allocated <= 64 MiB" %
+           (big["osds"], big["cpus"], big["pools"]), big["allocated_bytes"] / MIB,
+           MAX_MAP_MIB_LARGE, "MiB")
+    target("large host: every key fits (keys over max_entries, worst map)",
+           max(r["keys"] / r["max_entries"] for r in big["maps"] if r["keys"] is not None),
+           1.0, "x", ".3f")
+    target("map model = the kernel's bytes_memlock here (maps not exact)",
+           0 if mem["model_check"] == "exact" else max(1, mem["model_check"].count(";") + 1),
+           0, "maps", ".0f")
     # sampled mode: its loss should be the full mode's scaled by the duty
     # cycle it really traced, plus what the probe moves cost (above)
     sd = summary.get("sampled")
@@ -445,7 +517,8 @@ def main():
         print("note: %s" % n)
 
     result = dict(meta)
-    result.update({"summary": summary, "move_cost": moves, "map_memory": mem, "targets": targets,
+    result.update({"summary": summary, "move_cost": moves, "map_memory": mem,
+                   "bpf_cost": {"optypes": cost_nt, "vs_prev": cost_prev}, "targets": targets,
                    "windows": [{k: w[k] for k in w if k != "maps"} for w in windows]})
     with open(out_f, "w") as f:
         json.dump(result, f, indent=1)

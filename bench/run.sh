@@ -7,8 +7,13 @@
 # (memstore filling, other load on the host) spreads over all of them:
 #
 #   none       no tracer
-#   osdhist    ./osdhist -p OSDPID 1 > /dev/null
+#   osdhist    ./osdhist -p OSDPID --json 1 (JSON: its health lines give the
+#              keys in use per map, for the map memory model)
+#   osdhist-nt osdhist --no-op-types: no op vector read, so osdhist minus
+#              osdhist-nt is what the op types cost
 #   osdhist+   osdhist with every option that adds probes (--phases -P)
+#   prev       with OSDHIST_PREV set: that binary (a previous release), same
+#              arguments as osdhist
 #   bpftrace   bench/peer.bt, the start/end script one would write by hand
 #   sampled    ./osdhist -p OSDPID --sample 100ms/1s --json 1 (10 % duty cycle:
 #              probes attached only for 100 ms of every second, plus the drain)
@@ -17,8 +22,11 @@
 # the OSD's own CPU time per client op (less sensitive to other load on the
 # host than IOPS: it includes the uprobe traps and the BPF programs),
 # BPF run time and program runs per client op (BPF run-time statistics),
-# the tracer's CPU use, RSS and map memory; then the map memory osdhist
-# would need on a 64-CPU host, and PASS/MISS against the targets.
+# the tracer's CPU use, RSS and map memory; the BPF cost of op types
+# (osdhist - osdhist-nt, and osdhist - prev); then osdhist's map memory: the
+# model checked map by map against the kernel's figure here (with the keys
+# in use from the health lines), and the model of a large host (24 OSDs,
+# 128 CPUs, 32 pools, -P --phases), and PASS/MISS against the targets.
 # For sampled, from its JSON health lines (SIGUSR1 snapshots at the edges
 # of each window): the duty cycle actually traced (sum traced_s / sum
 # interval_s), the probe moves (window_moves, window_move_s: ms per move
@@ -26,19 +34,26 @@
 # loss x duty cycle".  Then one extra pair of windows per workload, none and
 # then moves (osdhist --sample 10ms/100ms: probes attached and detached as
 # fast as the loader can), for what moving probes costs the OSD itself.
-# A table on stdout, the same figures in bench/results/bench-*.json.
+# A table on stdout, the same figures in bench/results/bench-*.json, and the
+# raw inputs of bench/report.py in bench/results/bench-*.inputs/ (to re-run
+# the report: python3 bench/report.py DIR/meta.json DIR/windows.jsonl
+# DIR/mapsizes.json OUT).
 #
 # Usage: bench/run.sh [--round-secs N] [--rounds N] [--smoke] [--results DIR]
-#   --smoke   2 s rounds, 1 round, no warm-up (for tests/integration)
-# Env: OSDHIST (default ./osdhist), BPFTRACE (default bpftrace).
+#                     [--variants LIST]
+#   --smoke     2 s rounds, 1 round, no warm-up (for tests/integration)
+#   --variants  run only these (comma-separated; none, the baseline, always)
+# Env: OSDHIST (default ./osdhist), BPFTRACE (default bpftrace),
+#   OSDHIST_PREV (a previous osdhist binary: adds variant prev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-ROUND_SECS=10 ROUNDS=3 WARMUP=1 MODE=full
+ROUND_SECS=10 ROUNDS=3 WARMUP=1 MODE=full ONLY=""
 RESULTS=$ROOT/bench/results
 OSDHIST=${OSDHIST:-$ROOT/osdhist}
 BPFTRACE=${BPFTRACE:-bpftrace}
+OSDHIST_PREV=${OSDHIST_PREV:-}
 
 usage() { sed -n '/^# Usage:/,/^# Env:/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench: $*" >&2; exit 1; }
@@ -51,6 +66,7 @@ while [ $# -gt 0 ]; do
 	--rounds) ROUNDS=${2:?}; shift 2 ;;
 	--smoke) ROUND_SECS=2 ROUNDS=1 WARMUP=0 MODE=smoke; shift ;;
 	--results) RESULTS=${2:?}; shift 2 ;;
+	--variants) ONLY=${2:?}; shift 2 ;;
 	-h|--help) usage ;;
 	*) usage ;;
 	esac
@@ -58,16 +74,17 @@ done
 [[ $ROUND_SECS =~ ^[1-9][0-9]*$ ]] || die "--round-secs must be a positive integer"
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "--rounds must be a positive integer"
 [ "$(id -u)" = 0 ] || die "needs root (BPF, uprobes, bpf_stats): run 'sudo make bench'"
-for t in "$OSDHIST" "$BPFTRACE" bpftool jq python3 rados ceph cc; do
+for t in "$OSDHIST" ${OSDHIST_PREV:+"$OSDHIST_PREV"} "$BPFTRACE" bpftool jq python3 rados ceph cc; do
 	command -v "$t" >/dev/null || die "$t not found (make deps installs everything)"
 done
 
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
 WORK=$(mktemp -d /tmp/osdhist-bench.XXXXXX)
-TPID="" STATS_PID=""
+TPID="" STATS_PID="" TOUT="" KOUT=""
 cleanup() {
-	tracer_stop || true
+	# (a die before the functions below are defined has nothing to stop)
+	! declare -F tracer_stop >/dev/null || tracer_stop || true
 	[ -z "$STATS_PID" ] || { kill "$STATS_PID" 2>/dev/null; wait "$STATS_PID" 2>/dev/null; } || true
 	bench_cluster_stop
 	rm -rf -- "$WORK"
@@ -77,16 +94,35 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # --- variants ---------------------------------------------------------------
-VARIANTS=(none osdhist osdhist+ bpftrace sampled)
+VARIANTS=(none osdhist osdhist-nt osdhist+ bpftrace sampled)
+[ -z "$OSDHIST_PREV" ] || VARIANTS+=(prev)
+if [ -n "$ONLY" ]; then
+	IFS=, read -ra want <<<"$ONLY"
+	for v in "${want[@]}"; do
+		[[ " ${VARIANTS[*]} " == *" $v "* ]] ||
+			die "--variants: no variant '$v' (known: ${VARIANTS[*]}; prev needs OSDHIST_PREV)"
+	done
+	keep=(none)
+	for v in "${VARIANTS[@]}"; do
+		[[ ",$ONLY," == *",$v,"* && $v != none ]] && keep+=("$v")
+	done
+	VARIANTS=("${keep[@]}")
+	note "variants run (--variants): ${VARIANTS[*]}"
+fi
 SAMPLE=100ms/1s		# variant sampled
 MOVES_SAMPLE=10ms/100ms	# the extra windows: as many probe moves as possible
 # every option that adds probes; --phases may not exist yet in this build
-if "$OSDHIST" --help 2>/dev/null | grep -q -- '--phases'; then
+# (the help text in a variable: grep -q on a pipe would SIGPIPE osdhist,
+# a failure under pipefail)
+HELP=$("$OSDHIST" --help 2>&1 || true)
+if grep -q -- '--phases' <<<"$HELP"; then
 	ALL_ARGS=(--phases -P)
 else
 	ALL_ARGS=(-P)
 	note "osdhist has no --phases option yet: variant osdhist+ runs with -P only (the phases variant is missing)"
 fi
+grep -q -- '--no-op-types' <<<"$HELP" ||
+	die "$OSDHIST has no --no-op-types option: variant osdhist-nt needs an osdhist with op types"
 
 # --- the cluster ------------------------------------------------------------
 # The peer's probes (bpftrace -p does not filter uprobes) hit our OSD only:
@@ -138,13 +174,19 @@ uprobes_of() { # PID: uprobes attached by PID (uprobe_multi or perf-event)
 }
 
 tracer_start() { # VARIANT ROUND
-	local marker want i s
-	TPID="" TOUT=""
+	local marker want i s bin=$OSDHIST args=()
+	TPID="" TOUT="" KOUT=""
 	case $1 in
 	none) return 0 ;;
-	osdhist) "$OSDHIST" -p "$OSDPID" 1 >/dev/null 2>"$WORK/tracer.log" &
-		marker="attached to ceph-osd" want=3 ;;
-	osdhist+) "$OSDHIST" -p "$OSDPID" "${ALL_ARGS[@]}" 1 >/dev/null 2>"$WORK/tracer.log" &
+	# full-mode tracers: their JSON lines go to KOUT (see window)
+	osdhist|osdhist-nt|osdhist+|prev)
+		case $1 in
+		osdhist-nt) args=(--no-op-types) ;;
+		osdhist+) args=("${ALL_ARGS[@]}") ;;
+		prev) bin=$OSDHIST_PREV ;;
+		esac
+		KOUT=$WORK/$1.r$2.jsonl
+		"$bin" -p "$OSDPID" "${args[@]}" --json 1 >"$KOUT" 2>"$WORK/tracer.log" &
 		marker="attached to ceph-osd" want=3 ;;
 	bpftrace) "$BPFTRACE" "$WORK/peer.bt" >"$WORK/tracer.log" 2>&1 &
 		marker="Attaching" want=2 ;;
@@ -180,22 +222,22 @@ tracer_stop() {
 	done
 	kill -KILL "$TPID" 2>/dev/null || true
 	wait "$TPID" 2>/dev/null || true
-	TPID="" TOUT=""
+	TPID="" TOUT="" KOUT=""
 }
 
 # A snapshot of the JSON tracer now (SIGUSR1); prints the number of health
-# lines in TOUT once it is out, so that the health lines after that number
-# cover everything from this moment on.
-health_sync() {
+# lines in FILE (its stdout) once it is out, so that the health lines after
+# that number cover everything from this moment on.
+health_sync() { # FILE
 	local n0 n i
-	n0=$(grep -c '"type":"health"' "$TOUT" || true)
+	n0=$(grep -c '"type":"health"' "$1" || true)
 	kill -USR1 "$TPID"
 	for i in $(seq 200); do
-		n=$(grep -c '"type":"health"' "$TOUT" || true)
+		n=$(grep -c '"type":"health"' "$1" || true)
 		if [ "$n" -gt "$n0" ]; then
 			# a periodic snapshot may have come first: let ours follow
 			sleep 0.05
-			grep -c '"type":"health"' "$TOUT" || true
+			grep -c '"type":"health"' "$1" || true
 			return 0
 		fi
 		sleep 0.05
@@ -231,20 +273,28 @@ bench() {
 # running.  EXTRA=1 marks the windows of the move-cost measurement, which
 # stay out of the per-variant figures.
 window() {
-	local s0 s1 made trun load n0="" health=null
-	[ -z "$TOUT" ] || n0=$(health_sync)
+	local s0 s1 made trun load n0="" n1 health=null keys=null
+	[ -z "$TOUT" ] || n0=$(health_sync "$TOUT")
 	s0=$(sample)
 	# writes overwrite the warm-up's objects (--reuse-bench): memstore keeps
 	# ~23 KiB of RAM per 4 KiB object, new objects every round would fill it
 	if [ "$3" = write ]; then read -r made trun < <(bench write "$ROUND_SECS" --reuse-bench)
 	else read -r made trun < <(bench rand "$ROUND_SECS"); fi
 	[ -n "$trun" ] || die "rados bench $3 failed (round $2, variant $1)"
+	# a full-mode tracer's health line right before s1 reads bytes_memlock:
+	# the keys in use per map that the kernel's figure counts
+	if [ -n "$KOUT" ]; then
+		n1=$(health_sync "$KOUT")
+		keys=$(jq -sc --argjson n "$n1" '[.[] | select(.type == "health")][$n - 1]
+			| {hists: .keys_hists, phase_hists: .keys_phase_hists, opcounts: .keys_opcounts,
+			   losses, hist_full, insert_failed, ops_unseen, done, error_ends}' "$KOUT")
+	fi
 	s1=$(sample)
-	[ -z "$TOUT" ] || health=$(health_window "$n0" "$(health_sync)")
+	[ -z "$TOUT" ] || health=$(health_window "$n0" "$(health_sync "$TOUT")")
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	jq -nc --arg v "$1" --argjson r "$2" --arg w "$3" --argjson made "$made" \
 		--argjson trun "$trun" --argjson a "$s0" --argjson b "$s1" --argjson load "$load" \
-		--argjson health "$health" --argjson extra "${4:-0}" '
+		--argjson health "$health" --argjson keys "$keys" --argjson extra "${4:-0}" '
 		{variant: $v, round: $r, workload: $w, extra: ($extra == 1), made: $made, time_run: $trun,
 		 iops: ($made / $trun), ops: ($b.ops - $a.ops), wall: ($b.t - $a.t),
 		 ticks: ($b.ticks - $a.ticks), osd_ticks: ($b.osd_ticks - $a.osd_ticks), run_ns: (($b.run_ns // 0) - ($a.run_ns // 0)),
@@ -254,8 +304,8 @@ window() {
 			run_cnt: (.value[1] - (($a.progs // {})[$k][1] // 0))})),
 		 rss_kb: $b.rss_kb, memlock: ($b.memlock // 0), maps: ($b.maps // []),
 		 stats_on: ($a.stats_on == 1 and $b.stats_on == 1), load1: $load,
-		 health: $health}' >>"$WORK/windows.jsonl"
-	printf 'bench: round %s %-9s %-5s %8.0f IOPS  load %s\n' "$2" "$1" "$3" \
+		 health: $health, keys: $keys}' >>"$WORK/windows.jsonl"
+	printf 'bench: round %s %-10s %-5s %8.0f IOPS  load %s\n' "$2" "$1" "$3" \
 		"$(jq -n "$made / $trun")" "$load" >&2
 	if [ "$(jq -s 'last | .stats_on' "$WORK/windows.jsonl")" != true ]; then
 		die "bench/bpf_stats.py exited during round $2 ($1 $3): no BPF run-time statistics"
@@ -306,17 +356,22 @@ jq -n --arg mode "$MODE" --argjson secs "$ROUND_SECS" --argjson rounds "$ROUNDS"
 	--arg mem "$(awk '/^MemTotal/{print $2 " kB"}' /proc/meminfo)" \
 	--arg ceph "$(ceph --version)" --arg bpftrace "$("$BPFTRACE" --version)" \
 	--arg osdhist "$("$OSDHIST" --version 2>&1 | head -1)" \
+	--arg prev "${OSDHIST_PREV:+$OSDHIST_PREV ($("$OSDHIST_PREV" --version 2>&1 | head -1))}" \
+	--argjson variants_run "$(printf '%s\n' "${VARIANTS[@]}" | jq -R . | jq -sc .)" \
 	--arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo -dirty)" \
 	--arg load_start "$LOAD_START" --arg load_end "$LOAD_END" --argjson foreign "$foreign" \
 	--argjson all_args "$(printf '%s\n' "${ALL_ARGS[@]}" | jq -R . | jq -sc .)" \
 	--arg sample "$SAMPLE" --arg moves_sample "$MOVES_SAMPLE" \
 	--slurpfile notes "$WORK/notes.json" '
 	{mode: $mode, round_secs: $secs, rounds: $rounds, warmup: ($warmup == 1),
-	 variants: {none: "no tracer", osdhist: "osdhist -p OSDPID 1",
-	            "osdhist+": ("osdhist -p OSDPID " + ($all_args | join(" ")) + " 1"),
+	 variants_run: $variants_run,
+	 variants: ({none: "no tracer", osdhist: "osdhist -p OSDPID --json 1",
+	            "osdhist-nt": "osdhist -p OSDPID --no-op-types --json 1",
+	            "osdhist+": ("osdhist -p OSDPID " + ($all_args | join(" ")) + " --json 1"),
 	            bpftrace: "bpftrace bench/peer.bt",
 	            sampled: ("osdhist -p OSDPID --sample " + $sample + " --json 1"),
-	            moves: ("osdhist -p OSDPID --sample " + $moves_sample + " --json 1 (extra windows)")},
+	            moves: ("osdhist -p OSDPID --sample " + $moves_sample + " --json 1 (extra windows)")}
+	            + (if $prev == "" then {} else {prev: ("OSDHIST_PREV -p OSDPID --json 1: " + $prev)} end)),
 	 sample: $sample, moves_sample: $moves_sample,
 	 workload: "rados bench -b 4096 -t 16: write --no-cleanup --reuse-bench, rand; 1 memstore OSD, private ceph-osd copy",
 	 machine: {date: $date, nproc: $nproc, cpus_possible: $ncpus_possible, cpu: $cpu,
@@ -324,4 +379,8 @@ jq -n --arg mode "$MODE" --argjson secs "$ROUND_SECS" --argjson rounds "$ROUNDS"
 	           osdhist: $osdhist, commit: $commit, loadavg_start: $load_start,
 	           loadavg_end: $load_end, other_ceph_osds_at_end: $foreign},
 	 notes: ($notes[0] | map(select(. != "")))}' >"$WORK/meta.json"
+# the report's inputs, to re-run it (bench/report.py changes more often
+# than a bench run is worth repeating)
+mkdir -p "${OUT%.json}.inputs"
+cp "$WORK/meta.json" "$WORK/windows.jsonl" "$WORK/mapsizes.json" "${OUT%.json}.inputs/"
 python3 bench/report.py "$WORK/meta.json" "$WORK/windows.jsonl" "$WORK/mapsizes.json" "$OUT"

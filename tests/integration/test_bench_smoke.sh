@@ -2,8 +2,9 @@
 # bench/run.sh --smoke: the benchmark runs end to end (its own cluster, every
 # variant, one short round) and its JSON holds sane figures; the client-op
 # counts it divides by are exact against the OSD's own `op` counter, and
-# osdhist's default mode runs exactly 2 BPF programs per client op; the
-# sampled variant (--sample 100ms/1s) runs well under 1 per op, moves its
+# osdhist's default mode runs exactly 2 BPF programs per client op (with and
+# without op types); the map memory model matches the kernel's own figure
+# map by map and models the large host of issue #16; the sampled variant (--sample 100ms/1s) runs well under 1 per op, moves its
 # probes, and the move-cost windows were measured.
 . "$(dirname "$0")/../lib.sh"
 
@@ -26,7 +27,9 @@ smoke() {
 smoke run.sh bench
 check "the table and the targets were printed" grep -q '^PASS\|^MISS' "$OUT"
 
-for v in none osdhist osdhist+ bpftrace sampled; do
+VARIANTS="none osdhist osdhist-nt osdhist+ bpftrace sampled"
+check_eq "the variants run" "$(jq -r '.variants_run | join(" ")' "$J")" "$VARIANTS"
+for v in $VARIANTS; do
 	for w in write read; do
 		iops=$(jq --arg v "$v" --arg w "$w" '.summary[$v].workloads[$w].iops_mean // 0' "$J")
 		check "$v $w: iops ($iops) > 0" jq -e -n "$iops > 0"
@@ -57,14 +60,26 @@ check "move cost: the probes were moved" jq -e '.move_cost.sampling.window_moves
 while read -r v w made ops cnt; do
 	extra=$([ "$w" = write ] && echo 2 || echo 1)
 	check_eq "$v $w: OSD op delta = rados bench ops made + $extra" "$ops" $((made + extra))
-	[ "$v" = osdhist ] &&
-		check_eq "osdhist $w: BPF program runs = 2 x client ops" "$cnt" $((2 * ops))
+	case $v in osdhist|osdhist-nt)
+		check_eq "$v $w: BPF program runs = 2 x client ops" "$cnt" $((2 * ops)) ;;
+	esac
 done < <(jq -r '.windows[] | "\(.variant) \(.workload) \(.made) \(.ops) \(.run_cnt)"' "$J")
-check_eq "5 variants x 2 workloads measured" "$(jq '[.windows[] | select(.extra | not)] | length' "$J")" 10
+check_eq "6 variants x 2 workloads measured" "$(jq '[.windows[] | select(.extra | not)] | length' "$J")" 12
 check_eq "move cost: none and moves x 2 workloads measured" "$(jq '[.windows[] | select(.extra)] | length' "$J")" 4
-check "map memory on a 64-CPU host computed" jq -e '.map_memory.host_64cpu.bytes > 0' "$J"
-check "the map model matches the kernel's figures on this host" \
-	jq -e '.map_memory.model_check == "exact"' "$J"
+check "op types cost measured (osdhist - osdhist-nt)" jq -e '.bpf_cost.optypes.us != null' "$J"
+check "the table prints the op types cost line" grep -q '^op types cost: ' "$OUT"
+# every full-mode osdhist window gave its keys, and each of its maps was
+# checked: the kernel's figure of the keys in use = bytes_memlock
+check "the map model matches the kernel's figures on this host, map by map" \
+	jq -e '.map_memory.model_check == "exact" and .map_memory.model_checked_maps > 0' "$J"
+check "osdhist created histogram keys (keys_hists > 0)" \
+	jq -e '.summary.osdhist.keys_end.hists > 0 and .summary["osdhist+"].keys_end.phase_hists > 0' "$J"
+check_eq "no full-mode osdhist lost an op" \
+	"$(jq '[.summary["osdhist", "osdhist-nt", "osdhist+"].losses] | add' "$J")" 0
+check "large host (24 OSDs, 128 CPUs, 32 pools) modelled" \
+	jq -e '.map_memory.large_host | .osds == 24 and .cpus == 128 and .pools == 32
+		and .allocated_bytes >= .kernel_bytes and .kernel_bytes > 0' "$J"
+check "the large-host table was printed" grep -q '^osdhist maps on a large host: 24 OSDs, 128 CPUs, 32 pools' "$OUT"
 
 # bench/duty.sh --smoke: one rados bench per -t, the variants in turn on it.
 smoke duty.sh duty
