@@ -51,9 +51,10 @@ struct {
 	__type(value, struct hist_pair);
 } phase_hists SEC(".maps");
 
+/* Shared too, and preallocated (a few KiB a key): the per-CPU allocator
+ * would keep a 2 KiB x CPUs object in reserve on every CPU. */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, OPCOUNT_ENTRIES);
 	__type(key, __u32);
 	__type(value, struct op_counts);
@@ -326,7 +327,8 @@ static int scan_one(__u32 i, struct scan_ctx *c)
 	__u32 ix = osdhist_opi(code) & (OPCOUNT_SLOTS - 1);
 
 	__sync_fetch_and_add(&c->oc->ops[ix], 1);
-	__sync_fetch_and_add(&c->oc->failed[ix], c->failed | ((__u32)rval >> 31));
+	if (c->failed || rval < 0)
+		__sync_fetch_and_add(&c->oc->failed[ix], 1);
 	osdhist_op_type_step(&c->type, ix);
 	return 0;
 }

@@ -170,14 +170,14 @@ static void opc_add(struct op_counts *dst, const struct op_counts *src)
 	}
 }
 
-/* The per-CPU op-code counters, per OSD; those of exited processes are
- * retired, then deleted, as for the histograms. */
+/* The op-code counters, per OSD; those of exited processes are retired,
+ * then deleted, as for the histograms. */
 static int read_opcounts(struct tracer *t, __u64 *nkeys)
 {
 	int fd = bpf_map__fd(t->skel->maps.opcounts);
 	static __u32 dead[DEAD_KEYS_MAX];
 	__u32 key, next, *prev = NULL;
-	struct op_counts sum;
+	static struct op_counts val;
 	int ndead = 0;
 
 	for (int i = 0; i < t->nopc; i++)
@@ -189,17 +189,14 @@ static int read_opcounts(struct tracer *t, __u64 *nkeys)
 
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, t->percpu))
+		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;
 		(*nkeys)++;
-		memset(&sum, 0, sizeof(sum));
-		for (int c = 0; c < t->ncpus; c++)
-			opc_add(&sum, &t->percpu[c]);
 		osd = osd_of_key(t, key, &alive);
 		a = opc_of(t, osd);
 		if (!a)
 			return -ENOMEM;
-		opc_add(alive ? &a->live : &a->retired, &sum);
+		opc_add(alive ? &a->live : &a->retired, &val);
 		if (!alive && ndead < DEAD_KEYS_MAX)
 			dead[ndead++] = key;
 	}

@@ -57,11 +57,6 @@ int tracer_open(struct tracer *t, const struct options *opt)
 			strerror(-t->ncpus));
 		return -1;
 	}
-	t->percpu = calloc(t->ncpus, sizeof(struct op_counts));
-	if (!t->percpu) {
-		fprintf(stderr, "osdhist: out of memory\n");
-		return -1;
-	}
 
 	t->skel = osdhist_bpf__open();
 	if (!t->skel) {
@@ -106,6 +101,5 @@ void tracer_close(struct tracer *t)
 	free(t->deltas);
 	free(t->opc);
 	free(t->opd);
-	free(t->percpu);
 	memset(t, 0, sizeof(*t));
 }

@@ -61,7 +61,6 @@ struct tracer {
 	struct series_acc *series;
 	int nseries, series_cap;
 	struct series_delta *deltas;
-	struct op_counts *percpu;	/* opcounts: one value per possible CPU */
 	struct opc_acc *opc;
 	int nopc, opc_cap;
 	struct opcode_delta *opd;	/* opc_cap * NR_OPCODES */

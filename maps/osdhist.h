@@ -117,13 +117,13 @@ enum health { OSDHIST_HEALTH(OSDHIST_ENUM) NR_HEALTH };
  * saturated OSD has a few hundred.  The histogram maps are shared by all
  * CPUs (atomic adds) and allocate a key when it is first used, so they cost
  * what is in use, ~4 KiB a key, whatever the CPU count; their size is a
- * ceiling.  The per-OSD op-code counters are per CPU (a hot counter would
- * bounce between CPUs), one key per OSD process.  The model of a large
- * host is in loader/mapmodel.c (`osdhist --map-model`).
+ * ceiling.  The per-OSD op-code counters are shared as well (one 2 KiB key
+ * per OSD process).  The model of a large host: bench/mapmodel.py, printed
+ * by make bench.
  */
 #define INFLIGHT_ENTRIES	16384
 #define HISTS_ENTRIES		8192
-#define PHASE_HISTS_ENTRIES	4096
+#define PHASE_HISTS_ENTRIES	8192
 #define OPCOUNT_ENTRIES		64
 
 /*
