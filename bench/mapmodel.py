@@ -232,7 +232,7 @@ def osdhist_maps(sz, global_maps):
         mk("hists", "hash", sz["hist_key"], sz["hist_pair"], sz["hists_entries"], BPF_F_NO_PREALLOC),
         mk("phase_hists", "hash", sz["hist_key"], sz["hist_pair"], sz["phase_hists_entries"],
            BPF_F_NO_PREALLOC),
-        mk("opcounts", "percpu_hash", 4, sz["op_counts"], sz["opcount_entries"], BPF_F_NO_PREALLOC),
+        mk("opcounts", "hash", 4, sz["op_counts"], sz["opcount_entries"]),
         mk("scratch", "percpu_array", 4, sz["scratch"], 1),
         mk("health", "percpu_array", 4, 8, sz["nr_health"]),
         mk("zero", "array", 4, sz["hist_pair"], 1),
