@@ -285,14 +285,14 @@ static __always_inline void *value_of(void *map, const void *key)
 	return v;
 }
 
-/* Shared by all CPUs, and a uprobe program can be preempted: atomic adds. */
+/* Shared by all CPUs, and a uprobe program can be preempted: atomic adds.
+ * count is left to the loader (the sum of the buckets): one add less. */
 static __always_inline void add(struct hist *h, __u64 ns)
 {
 	__u32 idx = osdhist_bucket(ns);
 
 	if (idx >= NR_BUCKETS)
 		idx = NR_BUCKETS - 1;
-	__sync_fetch_and_add(&h->count, 1);
 	__sync_fetch_and_add(&h->sum_ns, ns);
 	__sync_fetch_and_add(&h->buckets[idx], 1);
 }
@@ -454,7 +454,8 @@ static __always_inline int success_end(void *ctx, __u64 op, bool subop,
 	}
 	if (bpf_map_update_elem(&inflight, &key, &mark, BPF_NOEXIST))
 		return count(start_probe ? H_INSERT_FAIL : H_DONE_TWICE);
-	return count(H_ENTRIES);
+	/* without -P/--phases entries = done - done_twice: the loader's */
+	return start_probe ? count(H_ENTRIES) : 0;
 }
 
 /*

@@ -108,6 +108,11 @@ static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;	/* deleted under us */
 		(*nkeys)++;
+		for (int p = 0; p < 2; p++) {
+			val.h[p].count = 0;
+			for (__u32 b = 0; b < NR_BUCKETS; b++)
+				val.h[p].count += val.h[p].buckets[b];
+		}
 		osd = osd_of_key(t, key.tgid, &alive);
 		if (osd == -1 && !alive && phase0 == PHASE_TOTAL &&
 		    (key.optype == OPTYPE_ALL || !t->opt->pool))
@@ -320,6 +325,10 @@ static void read_health(struct tracer *t, struct health_report *h)
 		for (int c = 0; c < t->ncpus; c++)
 			h->bpf[i] += vals[c];
 	}
+	/* Without -P/--phases bpf/ counts no entry: every success end makes
+	 * one done mark, or fails as done_twice. */
+	if (!t->opt->pool && !t->opt->phases)
+		h->bpf[H_ENTRIES] = h->bpf[H_DONE] - h->bpf[H_DONE_TWICE];
 }
 
 /* Entries that left the in-flight map without their op's end: LRU

@@ -67,7 +67,8 @@ enum op_phase {
 	 * success end: class error, or pg */				\
 	X(H_ERROR_END, "error_ends", 0)					\
 	/* entries put in the in-flight map (done marks; with -P or	\
-	 * --phases, one per op at enqueue_op) */			\
+	 * --phases, one per op at enqueue_op).  Without them bpf/	\
+	 * leaves it to the loader: done - done_twice */		\
 	X(H_ENTRIES, "entries", 0)					\
 	/* entries removed at their op's last reference */		\
 	X(H_REMOVED, "removed", 0)					\
@@ -172,7 +173,7 @@ struct hist_key {
 };
 
 struct hist {
-	__u64 count;
+	__u64 count;		/* bpf/ leaves it 0: the loader sums the buckets */
 	__u64 sum_ns;
 	__u64 buckets[NR_BUCKETS];
 };
