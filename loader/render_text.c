@@ -116,9 +116,11 @@ static void print_optype_table(FILE *f, const struct report *r, int osd,
 
 /* Per OSD: the op-type table, then the ops of each op code ("read 10,
  * stat 105 (5 failed), ..."). */
+#define OPCODES_WIDTH 90	/* wrap the op codes line after this column */
+
 static void print_optypes(FILE *f, const struct report *r, bool millis)
 {
-	int osd = -2;
+	int osd = -2, col = 0;
 
 	for (int i = 0; i < r->nopc; i++) {
 		const struct opcode_delta *d = &r->opc[i];
@@ -134,13 +136,16 @@ static void print_optypes(FILE *f, const struct report *r, bool millis)
 			else
 				fprintf(f, "osd.? op types:\n");
 			print_optype_table(f, r, osd, millis);
-			fprintf(f, "%-8s op codes:", "");
+			col = fprintf(f, "%-8s op codes:", "");
+		} else if (col > OPCODES_WIDTH) {
+			fprintf(f, ",\n");
+			col = fprintf(f, "%-18s", "");
 		} else {
-			fprintf(f, ",");
+			col += fprintf(f, ",");
 		}
-		fprintf(f, " %s %llu", op_name(d->opi), (unsigned long long)d->ops);
+		col += fprintf(f, " %s %llu", op_name(d->opi), (unsigned long long)d->ops);
 		if (d->failed)
-			fprintf(f, " (%llu failed)", (unsigned long long)d->failed);
+			col += fprintf(f, " (%llu failed)", (unsigned long long)d->failed);
 	}
 	if (osd != -2)
 		fprintf(f, "\n");
