@@ -92,6 +92,31 @@ run_load() { # LABEL ARGS...
 	LAST=$out
 }
 
+# rados bench writes are [set-alloc-hint, write] (python-rados cannot send
+# the hint): the guard rule makes them op type write, and both op codes are
+# counted once per message.
+bench_writes() { # RELEASE
+	local from to before after view w
+	from=$(oh_snap) || { fail "$1 bench: osdhist snapshot"; return; }
+	before=$(perf_dump "$OSD_IDS")
+	check "$1 bench: rados bench writes" \
+		bash -c "rados -p '$POOL' bench 2 write -t 4 -b 4096 --no-cleanup >/dev/null"
+	after=$(perf_dump "$OSD_IDS")
+	to=$(oh_snap) || { fail "$1 bench: osdhist snapshot"; return; }
+	view=$(oh_view "$from" "$to")
+	w=$(delta op_w "$before" "$after")
+	check "$1 bench: some writes" test "$w" -gt 0
+	# and one writefull: rados bench's benchmark_last_metadata object
+	check_eq "$1 bench: op types write + the metadata writefull = op_w" \
+		"$(jq -cS '.op_type' <<<"$view")" \
+		"$(jq -ncS --argjson w "$w" '{write: {msgs: ($w - 1), failed_msgs: 0},
+			writefull: {msgs: 1, failed_msgs: 0}}')"
+	check_eq "$1 bench: op codes set-alloc-hint and write once per write message" \
+		"$(jq -cS '.ops' <<<"$view")" \
+		"$(jq -ncS --argjson w "$w" '{"set-alloc-hint": {ops: ($w - 1), failed: 0},
+			write: {ops: ($w - 1), failed: 0}, writefull: {ops: 1, failed: 0}}')"
+}
+
 one_release() { # RELEASE
 	local rel=$1 root=() r ver
 	if [ "$rel" != host ]; then
@@ -123,6 +148,7 @@ one_release() { # RELEASE
 	run_load "$rel small load" stat=7 stat-missing=1 lock=1 omap-get=0 multi-write=1 failok-read=0
 	# 7 + 1 missing + one before each of the 3 + 2 guarded writes
 	check_eq "$rel: small load: its stats" "$(jq -c '.ops.stat' "$LAST")" '{"failed":1,"ops":13}'
+	bench_writes "$rel"
 	kill -INT "$TPID" "$ALLPID"; wait "$TPID" "$ALLPID"
 	# every option on: at most 1,000 series per OSD (issue 16), so a
 	# 1,000-OSD cluster stays within what one Prometheus holds
