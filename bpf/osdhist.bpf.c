@@ -18,6 +18,13 @@ __s64 tai_offset_ns = 0;
  * ends a drain once this stops moving. */
 __u64 window_ends = 0;
 
+/* Done marks (maps/osdhist.h: struct mark_set), and how many spilled marks
+ * the in-flight LRU map may hold (LRU evictions and the loader's drops
+ * leave it too high, never too low): while it is 0, a last reference with
+ * no mark in the table does not look in the LRU map. */
+struct mark_set marks[MARK_SETS];
+__u64 lru_marks = 0;
+
 const volatile bool split_pool = false;
 const volatile bool trace_subops = true;
 const volatile bool phases = false;
@@ -240,6 +247,52 @@ static __always_inline void view_ops(struct binary_row *r, struct op_view *v)
 	v->ops_end = vec[1];
 }
 
+/* The op's tag in the mark table; 0 for an address above 47 bits (not
+ * x86-64 user space as glibc and tcmalloc use it): such marks spill. */
+static __always_inline __u64 mark_tag(__u32 pid, __u64 op)
+{
+	if (op >> 47)
+		return 0;
+	return (op >> 4) | ((__u64)pid << MARK_TGID_SHIFT);
+}
+
+static __always_inline struct mark_set *mark_set_of(__u64 tag)
+{
+	return &marks[((tag * 0x9e3779b97f4a7c15ULL) >> (64 - MARK_SET_BITS)) &
+		      (MARK_SETS - 1)];
+}
+
+/* A done mark in the table: 1, or 0 if its set is full (it spills), or
+ * -1 if the op has one already (a second success end). */
+static __always_inline int mark_put(__u64 tag, __u32 pid)
+{
+	struct mark_set *s = mark_set_of(tag);
+
+	for (int i = 0; i < MARK_WAYS; i++)
+		if (s->way[i].tag == tag && s->way[i].tgid == pid)
+			return -1;
+	for (int i = 0; i < MARK_WAYS; i++)
+		if (!s->way[i].tag &&
+		    __sync_val_compare_and_swap(&s->way[i].tag, 0, tag) == 0) {
+			s->way[i].tgid = pid;
+			return 1;
+		}
+	return 0;
+}
+
+/* Removes the op's done mark from the table; false if it has none there. */
+static __always_inline bool mark_take(__u64 tag, __u32 pid)
+{
+	struct mark_set *s = mark_set_of(tag);
+
+	for (int i = 0; i < MARK_WAYS; i++)
+		if (s->way[i].tag == tag && s->way[i].tgid == pid) {
+			s->way[i].tgid = 0;
+			return __sync_val_compare_and_swap(&s->way[i].tag, tag, 0) == tag;
+		}
+	return false;
+}
+
 /* Is the op in the traced time (received in [open_rt, close_rt))?  Ops
  * received outside it are not recorded: they were, or will be, only partly
  * seen.  Its ends inside a --sample window are counted for the drain. */
@@ -434,6 +487,8 @@ static __always_inline int success_end(void *ctx, __u64 op, bool subop,
 	struct op_state *st = NULL, mark = { .pool = -1, .done = 1 };
 	__u8 optype = OPTYPE_ALL;
 	struct op_view v;
+	__u64 tag;
+	int put;
 
 	if (view_op(r, op, &v, sb))
 		return count(H_READ_FAIL);
@@ -452,10 +507,21 @@ static __always_inline int success_end(void *ctx, __u64 op, bool subop,
 		st->done = 1;
 		return 0;
 	}
+	if (start_probe) {
+		if (bpf_map_update_elem(&inflight, &key, &mark, BPF_NOEXIST))
+			return count(H_INSERT_FAIL);
+		return count(H_ENTRIES);
+	}
+	/* entries (marks made) = done - done_twice: the loader's */
+	tag = mark_tag(key.tgid, op);
+	put = tag ? mark_put(tag, key.tgid) : 0;
+	if (put)
+		return put > 0 ? 0 : count(H_DONE_TWICE);
+	count(H_SPILLED);
 	if (bpf_map_update_elem(&inflight, &key, &mark, BPF_NOEXIST))
-		return count(start_probe ? H_INSERT_FAIL : H_DONE_TWICE);
-	/* without -P/--phases entries = done - done_twice: the loader's */
-	return start_probe ? count(H_ENTRIES) : 0;
+		return count(H_DONE_TWICE);
+	__sync_fetch_and_add(&lru_marks, 1);
+	return 0;
 }
 
 /*
@@ -508,9 +574,15 @@ int BPF_KPROBE(op_unregistered, void *op)
 	__u8 cls, optype = OPTYPE_ALL;
 
 	if (!start_probe) {
-		/* The common case costs one map operation. */
-		if (bpf_map_delete_elem(&inflight, &key) == 0)
+		/* The common case: one cache line. */
+		__u64 tag = mark_tag(key.tgid, key.op);
+
+		if (tag && mark_take(tag, key.tgid))
 			return count(H_REMOVED);
+		if (lru_marks && bpf_map_delete_elem(&inflight, &key) == 0) {
+			__sync_fetch_and_add(&lru_marks, -1);
+			return count(H_REMOVED);
+		}
 	} else {
 		st = bpf_map_lookup_elem(&inflight, &key);
 		if (st && st->done) {

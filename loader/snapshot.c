@@ -240,79 +240,6 @@ static int opcode_deltas(struct tracer *t, bool advance)
 	return n;
 }
 
-/* Fill of the in-flight map, and removal of entries whose process exited:
- * those ops will never end.  A done mark's op was recorded; an entry made
- * at enqueue_op (-P, --phases) and not done is an op lost with its OSD. */
-static __u64 scan_inflight(struct tracer *t)
-{
-	int fd = bpf_map__fd(t->skel->maps.inflight);
-	static struct op_key dead[DEAD_KEYS_MAX];
-	struct op_key key, next, *prev = NULL;
-	pid_t last_pid = 0;
-	bool last_alive = true;
-	__u64 n = 0;
-	int ndead = 0;
-
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		key = next;
-		prev = &key;
-		n++;
-		if (key.tgid != (__u32)last_pid) {
-			last_pid = key.tgid;
-			last_alive = procs_alive(t->proc_root, last_pid);
-		}
-		if (!last_alive && ndead < DEAD_KEYS_MAX)
-			dead[ndead++] = key;
-	}
-	for (int i = 0; i < ndead; i++) {
-		struct op_state st;
-		bool running = bpf_map_lookup_elem(fd, &dead[i], &st) == 0 && !st.done;
-
-		if (bpf_map_delete_elem(fd, &dead[i]) == 0) {
-			t->reaped++;
-			t->reaped_lost += running;
-		}
-	}
-	return n - ndead;
-}
-
-/* Ops followed from enqueue_op (-P, --phases) still running: entries
- * without a done mark. */
-__u64 tracer_inflight_followed(struct tracer *t)
-{
-	int fd = bpf_map__fd(t->skel->maps.inflight);
-	struct op_key key, next, *prev = NULL;
-	struct op_state st;
-	__u64 n = 0;
-
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.done)
-			n++;
-	}
-	return n;
-}
-
-__u64 tracer_drop_inflight(struct tracer *t)
-{
-	int fd = bpf_map__fd(t->skel->maps.inflight);
-	struct op_key key;
-	struct op_state st;
-	__u64 n = 0;
-
-	/* Deleting the first key each time: no iterator to invalidate. */
-	while (bpf_map_get_next_key(fd, NULL, &key) == 0) {
-		bool running = bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.done;
-
-		if (bpf_map_delete_elem(fd, &key))
-			break;
-		t->dropped++;
-		n += running;
-	}
-	return n;
-}
-
 static void read_health(struct tracer *t, struct health_report *h)
 {
 	int fd = bpf_map__fd(t->skel->maps.health);
@@ -386,8 +313,7 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 		h->keys_max[i] = bpf_map__max_entries(maps[i]);
 	}
 	read_health(t, h);
-	h->inflight = scan_inflight(t);
-	h->inflight_max = bpf_map__max_entries(t->skel->maps.inflight);
+	h->inflight = tracer_scan_inflight(t, &h->inflight_max);
 	h->hists = nkeys[KM_HISTS] + nkeys[KM_PHASE_HISTS];
 	h->hists_max = h->keys_max[KM_HISTS] + h->keys_max[KM_PHASE_HISTS];
 	count_evicted(t, h, h->bpf[H_ENTRIES], h->inflight);

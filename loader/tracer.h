@@ -14,7 +14,8 @@
  *   struct sampler     sampler.h, sample.c: the --sample window, traced
  *                      time, the cost of moving the probes
  *   series .. evicted  snapshot.c: the series and their deltas, the
- *                      per-CPU read buffer, the in-flight map's counters
+ *                      per-CPU read buffer; inflight.c: the in-flight
+ *                      state's counters (reaped, dropped)
  *   skel, opt          tracer.c loads and unloads (and picks the kind of
  *                      uprobe); discover.c composes a rescan of /proc
  *                      from the proc table and the binaries; sample.c's
@@ -88,6 +89,9 @@ static inline int tracer_osd_of(struct tracer *t, pid_t tgid)
  * call that advanced (and the cumulative figures); without advance the next
  * interval still starts where the last advancing one ended. */
 int tracer_snapshot(struct tracer *t, struct report *r, bool advance);
+/* inflight.c: done marks and in-flight entries now, those of processes
+ * that exited removed; *capacity: how many fit. */
+__u64 tracer_scan_inflight(struct tracer *t, __u64 *capacity);
 /* In-flight ops followed now (not marked outside the window). */
 __u64 tracer_inflight_followed(struct tracer *t);
 /* Removes every in-flight entry; returns how many were followed ops. */

@@ -21,10 +21,14 @@
  *                               ended without Ceph counting it: class error
  *                               (or pg), with its latency
  *
- * So the in-flight map only holds ops between their success end and their
- * last reference: error floods never touch it.  -P and --phases add
- * OSD::enqueue_op (the pool, and an entry per op), --phases also
- * OSD::dequeue_op and the backends' submit_transaction.
+ * So done marks only exist for ops between their success end and their last
+ * reference (microseconds, or as long as Ceph's op history holds the op):
+ * error floods never touch them.  They go to a table in .bss (struct
+ * mark_set), which costs one cache line and no lock at each end; a set
+ * whose ways are all taken spills into the in-flight LRU map.  -P and
+ * --phases add OSD::enqueue_op (the pool, and an in-flight entry per op, in
+ * the LRU map), --phases also OSD::dequeue_op and the backends'
+ * submit_transaction.
  */
 #ifndef OSDHIST_H
 #define OSDHIST_H
@@ -95,7 +99,11 @@ enum op_phase {
 	/* client messages whose ops could not be read (a read failed,	\
 	 * or every scratch buffer of the CPU was in use): recorded with	\
 	 * op type "none", their ops not counted by code */		\
-	X(H_OPS_UNSEEN, "ops_unseen", 0)
+	X(H_OPS_UNSEEN, "ops_unseen", 0)				\
+	/* done marks put in the in-flight LRU map because their set of	\
+	 * the mark table was full: not a loss (the LRU may evict them:	\
+	 * counted as evicted) */					\
+	X(H_SPILLED, "marks_spilled", 0)
 
 #define OSDHIST_ENUM(id, name, loss) id,
 enum health { OSDHIST_HEALTH(OSDHIST_ENUM) NR_HEALTH };
@@ -122,7 +130,7 @@ enum health { OSDHIST_HEALTH(OSDHIST_ENUM) NR_HEALTH };
  * per OSD process).  The model of a large host: bench/mapmodel.py, printed
  * by make bench.
  */
-#define INFLIGHT_ENTRIES	16384
+#define INFLIGHT_ENTRIES	16384	/* the LRU map; the mark table: MARK_SETS */
 #define HISTS_ENTRIES		8192
 #define PHASE_HISTS_ENTRIES	8192
 #define OPCOUNT_ENTRIES		64
@@ -145,8 +153,33 @@ struct op_key {
 	__u64 op;		/* OpRequest*: stable for the op's life */
 };
 
-/* An in-flight entry: a done mark, or (-P, --phases) an op followed from
- * enqueue_op. */
+/*
+ * The done-mark table (bpf/'s .bss, read and reaped by loader/inflight.c):
+ * MARK_SETS sets of MARK_WAYS marks, a set one cache line.  A mark is the
+ * op's tag and its process: the tag alone is unique for ops of processes
+ * whose tgids differ below 2^21 (user addresses are below 2^47, OpRequests
+ * at least 16 bytes apart), the tgid makes it exact.  Order of the stores,
+ * so that the loader never takes a live mark for a dead process's: a mark
+ * is made by a cmpxchg of tag 0 -> tag, then tgid; it is removed by tgid
+ * -> 0, then a cmpxchg of tag -> 0.
+ */
+#define MARK_WAYS	4
+#define MARK_SET_BITS	12
+#define MARK_SETS	(1 << MARK_SET_BITS)	/* 16384 marks, 256 KiB */
+#define MARK_TGID_SHIFT	43
+
+struct done_mark {
+	__u64 tag;		/* (OpRequest* >> 4) | tgid << MARK_TGID_SHIFT; 0: free */
+	__u32 tgid;		/* 0: being made or removed */
+	__u32 pad;
+};
+
+struct mark_set {
+	struct done_mark way[MARK_WAYS];
+} __attribute__((aligned(64)));
+
+/* An in-flight LRU entry: a spilled done mark, or (-P, --phases) an op
+ * followed from enqueue_op. */
 struct op_state {
 	__u64 submit_rt;	/* --phases: submit_transaction, CLOCK_REALTIME ns */
 	__s64 pool;		/* -P: from enqueue_op's spg_t, else -1 */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The in-flight state bpf/ keeps between an op's ends: done marks, in the
+ * mark table (bpf/'s .bss, struct mark_set) or spilled into the in-flight
+ * LRU map, and with -P or --phases an LRU entry per op from enqueue_op.
+ * Here: how full it is, the marks and entries of processes that exited
+ * (their ops will never end), and emptying it when the probes are gone.
+ */
+#include <stdbool.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <linux/types.h>
+#include "osdhist.h"
+#include "osdhist.skel.h"
+#include "procs.h"
+#include "tracer.h"
+
+#define DEAD_KEYS_MAX 4096
+#define ALIVE_CACHE 64
+
+/* procs_alive() reads /proc: once per process and scan, not per mark. */
+struct alive_cache {
+	const char *proc_root;
+	pid_t pid[ALIVE_CACHE];
+	bool alive[ALIVE_CACHE];
+	int n;
+};
+
+static bool alive(struct alive_cache *c, pid_t pid)
+{
+	bool a;
+
+	for (int i = 0; i < c->n; i++)
+		if (c->pid[i] == pid)
+			return c->alive[i];
+	a = procs_alive(c->proc_root, pid);
+	if (c->n < ALIVE_CACHE) {
+		c->pid[c->n] = pid;
+		c->alive[c->n++] = a;
+	}
+	return a;
+}
+
+/* Nothing else writes a dead process's marks: bpf/ only takes a free way
+ * or its own op's mark.  Same order of stores as bpf/'s mark_take. */
+static void clear_mark(struct done_mark *m)
+{
+	__atomic_store_n(&m->tgid, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&m->tag, 0, __ATOMIC_SEQ_CST);
+}
+
+/* Marks in the table; those of processes that exited are removed.  A mark
+ * whose tgid is 0 is being made or removed right now: counted, left. */
+static __u64 scan_marks(struct tracer *t, struct alive_cache *c)
+{
+	struct mark_set *sets = t->skel->bss->marks;
+	__u64 n = 0;
+
+	for (int s = 0; s < MARK_SETS; s++)
+		for (int w = 0; w < MARK_WAYS; w++) {
+			struct done_mark *m = &sets[s].way[w];
+			__u32 pid;
+
+			if (!__atomic_load_n(&m->tag, __ATOMIC_SEQ_CST))
+				continue;
+			pid = __atomic_load_n(&m->tgid, __ATOMIC_SEQ_CST);
+			if (pid && !alive(c, pid)) {
+				clear_mark(m);
+				t->reaped++;
+				continue;
+			}
+			n++;
+		}
+	return n;
+}
+
+/* Entries of the LRU map; those of processes that exited are removed (a
+ * done mark's op was recorded; an entry made at enqueue_op and not done is
+ * an op lost with its OSD). */
+static __u64 scan_lru(struct tracer *t, struct alive_cache *c)
+{
+	int fd = bpf_map__fd(t->skel->maps.inflight);
+	static struct op_key dead[DEAD_KEYS_MAX];
+	struct op_key key, next, *prev = NULL;
+	__u64 n = 0;
+	int ndead = 0;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		n++;
+		if (!alive(c, key.tgid) && ndead < DEAD_KEYS_MAX)
+			dead[ndead++] = key;
+	}
+	for (int i = 0; i < ndead; i++) {
+		struct op_state st;
+		bool running = bpf_map_lookup_elem(fd, &dead[i], &st) == 0 && !st.done;
+
+		if (bpf_map_delete_elem(fd, &dead[i]) == 0) {
+			t->reaped++;
+			t->reaped_lost += running;
+		}
+	}
+	return n - ndead;
+}
+
+__u64 tracer_scan_inflight(struct tracer *t, __u64 *capacity)
+{
+	struct alive_cache c = { .proc_root = t->proc_root };
+	bool table = !t->opt->pool && !t->opt->phases;
+
+	*capacity = bpf_map__max_entries(t->skel->maps.inflight) +
+		    (table ? MARK_SETS * MARK_WAYS : 0);
+	return scan_marks(t, &c) + scan_lru(t, &c);
+}
+
+/* Ops followed from enqueue_op (-P, --phases) still running: entries
+ * without a done mark. */
+__u64 tracer_inflight_followed(struct tracer *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.inflight);
+	struct op_key key, next, *prev = NULL;
+	struct op_state st;
+	__u64 n = 0;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.done)
+			n++;
+	}
+	return n;
+}
+
+/* Only with no probe in place: nothing can make or take a mark meanwhile. */
+__u64 tracer_drop_inflight(struct tracer *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.inflight);
+	struct mark_set *sets = t->skel->bss->marks;
+	struct op_key key;
+	struct op_state st;
+	__u64 n = 0;
+
+	for (int s = 0; s < MARK_SETS; s++)
+		for (int w = 0; w < MARK_WAYS; w++)
+			if (sets[s].way[w].tag) {
+				clear_mark(&sets[s].way[w]);
+				t->dropped++;
+			}
+	/* Deleting the first key each time: no iterator to invalidate. */
+	while (bpf_map_get_next_key(fd, NULL, &key) == 0) {
+		bool running = bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.done;
+
+		if (bpf_map_delete_elem(fd, &key))
+			break;
+		t->dropped++;
+		n += running;
+	}
+	/* bpf/'s lru_marks stays as it is: too high only costs lookups */
+	return n;
+}
