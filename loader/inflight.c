@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "osdhist.skel.h"
+#include "inflight.h"
 #include "procs.h"
 #include "tracer.h"
 
@@ -50,11 +51,9 @@ static void clear_mark(struct done_mark *m)
 	__atomic_store_n(&m->tag, 0, __ATOMIC_SEQ_CST);
 }
 
-/* Marks in the table; those of processes that exited are removed.  A mark
- * whose tgid is 0 is being made or removed right now: counted, left. */
-static __u64 scan_marks(struct tracer *t, struct alive_cache *c)
+/* A mark whose tgid is 0 is being made or removed right now: counted, left. */
+static __u64 scan_marks(struct mark_set *sets, struct alive_cache *c, __u64 *reaped)
 {
-	struct mark_set *sets = t->skel->bss->marks;
 	__u64 n = 0;
 
 	for (int s = 0; s < MARK_SETS; s++)
@@ -67,11 +66,31 @@ static __u64 scan_marks(struct tracer *t, struct alive_cache *c)
 			pid = __atomic_load_n(&m->tgid, __ATOMIC_SEQ_CST);
 			if (pid && !alive(c, pid)) {
 				clear_mark(m);
-				t->reaped++;
+				++*reaped;
 				continue;
 			}
 			n++;
 		}
+	return n;
+}
+
+__u64 marks_scan(struct mark_set *sets, const char *proc_root, __u64 *reaped)
+{
+	struct alive_cache c = { .proc_root = proc_root };
+
+	return scan_marks(sets, &c, reaped);
+}
+
+__u64 marks_drop(struct mark_set *sets)
+{
+	__u64 n = 0;
+
+	for (int s = 0; s < MARK_SETS; s++)
+		for (int w = 0; w < MARK_WAYS; w++)
+			if (__atomic_load_n(&sets[s].way[w].tag, __ATOMIC_SEQ_CST)) {
+				clear_mark(&sets[s].way[w]);
+				n++;
+			}
 	return n;
 }
 
@@ -112,7 +131,7 @@ __u64 tracer_scan_inflight(struct tracer *t, __u64 *capacity)
 
 	*capacity = bpf_map__max_entries(t->skel->maps.inflight) +
 		    (table ? MARK_SETS * MARK_WAYS : 0);
-	return scan_marks(t, &c) + scan_lru(t, &c);
+	return scan_marks(t->skel->bss->marks, &c, &t->reaped) + scan_lru(t, &c);
 }
 
 /* Ops followed from enqueue_op (-P, --phases) still running: entries
@@ -137,17 +156,11 @@ __u64 tracer_inflight_followed(struct tracer *t)
 __u64 tracer_drop_inflight(struct tracer *t)
 {
 	int fd = bpf_map__fd(t->skel->maps.inflight);
-	struct mark_set *sets = t->skel->bss->marks;
 	struct op_key key;
 	struct op_state st;
 	__u64 n = 0;
 
-	for (int s = 0; s < MARK_SETS; s++)
-		for (int w = 0; w < MARK_WAYS; w++)
-			if (sets[s].way[w].tag) {
-				clear_mark(&sets[s].way[w]);
-				t->dropped++;
-			}
+	t->dropped += marks_drop(t->skel->bss->marks);
 	/* Deleting the first key each time: no iterator to invalidate. */
 	while (bpf_map_get_next_key(fd, NULL, &key) == 0) {
 		bool running = bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.done;

@@ -50,14 +50,23 @@ oh_map_id() { # NAME
 	done
 	return 1
 }
-HISTS=$(oh_map_id hists) INFLIGHT=$(oh_map_id inflight)
-check "found osdhist's hists ($HISTS) and inflight ($INFLIGHT) maps" [ -n "$HISTS" -a -n "$INFLIGHT" ]
+HISTS=$(oh_map_id hists) INFLIGHT=$(oh_map_id inflight) BSS=$(oh_map_id osdhist_.bss)
+check "found osdhist's hists ($HISTS), inflight ($INFLIGHT) and .bss ($BSS) maps" \
+	[ -n "$HISTS" -a -n "$INFLIGHT" -a -n "$BSS" ]
 
 # Keys in map ID whose tgid (first member of both key structs) is one of PIDS.
 keys_of() { # MAP_ID PID...
 	local pids; pids=$(printf '%s\n' "${@:2}" | jq -sc .)
 	bpftool map dump id "$1" -j | jq --argjson p "$pids" \
 		'[.[] | select(.formatted.key.tgid | IN($p[]))] | length'
+}
+
+# Done marks in the mark table (bpf/'s .bss, struct done_mark) of PIDS.
+marks_of() { # PID...
+	local pids; pids=$(printf '%s\n' "$@" | jq -sc .)
+	bpftool map dump id "$BSS" -j | jq --argjson p "$pids" \
+		'[.. | objects | select(has("tag") and has("tgid")) |
+		  select(.tag != 0 and (.tgid | IN($p[])))] | length'
 }
 
 # Alive as osdhist sees it: a zombie never runs an op again.
@@ -68,11 +77,11 @@ alive() { # PID
 }
 
 # Two intervals after PID has died, how many keys of it osdhist's maps
-# still hold: "HISTS INFLIGHT" (both must be 0).
+# still hold: "HISTS INFLIGHT MARKS" (all must be 0).
 watch_reap() { # PID
 	while alive "$1"; do sleep 0.02; done
 	sleep $((2 * INTERVAL))
-	echo "$(keys_of "$HISTS" "$1") $(keys_of "$INFLIGHT" "$1")"
+	echo "$(keys_of "$HISTS" "$1") $(keys_of "$INFLIGHT" "$1") $(marks_of "$1")"
 }
 
 # Live ceph-osd processes on the host, as osdhist counts them.
@@ -128,8 +137,8 @@ for r in $(seq "$RESTARTS"); do
 	check_eq "restart $r: osdhist sees nothing else on osd.$ID" "$all" "$got"
 
 	wait "$wpid"
-	check_eq "restart $r: 2 intervals after pid $old died, its keys in hists/inflight" \
-		"$(cat "$CLUSTER_DIR/reap.$r")" "0 0"
+	check_eq "restart $r: 2 intervals after pid $old died, its keys in hists/inflight/marks" \
+		"$(cat "$CLUSTER_DIR/reap.$r")" "0 0 0"
 	check_osds "restart $r"
 
 	l=$(wc -l <"$TOUT")
@@ -148,6 +157,7 @@ for r in $(seq 2 "$RESTARTS"); do [ "${OURS[r]}" = "${OURS[2]}" ] || flat=0; don
 check "hists keys of osd.$ID's processes (current and dead) flat from restart 2 to $RESTARTS (${OURS[*]:2})" \
 	[ "$flat" = 1 -a "${OURS[2]}" -gt 0 ]
 check "no inflight entry of osd.$ID's processes left" [ "$(keys_of "$INFLIGHT" "${pids[@]}")" = 0 ]
+check "no done mark of osd.$ID's dead processes left" [ "$(marks_of "${pids[@]:0:${#pids[@]}-1}")" = 0 ]
 echo "# host-wide health hist_keys after each restart: ${HKEYS[*]}; inflight: ${INFL[*]}"
 
 kill -INT "$TPID"

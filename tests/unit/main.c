@@ -19,5 +19,6 @@ int main(void)
 	failed += run_verify_tests();
 	failed += run_asok_tests();
 	failed += run_optypes_tests();
+	failed += run_inflight_tests();
 	return failed ? 1 : 0;
 }

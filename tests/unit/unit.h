@@ -19,3 +19,4 @@ int run_http_guard_tests(void);
 int run_verify_tests(void);
 int run_asok_tests(void);
 int run_optypes_tests(void);
+int run_inflight_tests(void);

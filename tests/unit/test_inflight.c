@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The done-mark table as the loader reads it: fill, reaping of the marks of
+ * processes that are gone (absent, or zombies) against a fixture /proc, and
+ * the drop of a sampling window. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "unit.h"
+#include "inflight.h"
+
+static char root[64];
+static struct mark_set sets[MARK_SETS];
+
+static void proc(int pid, char state)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/stat", root, pid);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "%d (ceph-osd) %c 1 2 3", pid, state);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(root, "/tmp/osdhist-inflight-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	proc(100, 'S');
+	proc(101, 'R');
+	proc(200, 'Z');
+	/* 300: no /proc entry at all */
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd);
+}
+
+static void put(int set, int way, __u64 op, __u32 tgid)
+{
+	sets[set].way[way].tag = (op >> 4) | ((__u64)tgid << MARK_TGID_SHIFT);
+	sets[set].way[way].tgid = tgid;
+}
+
+static void scan_reaps_gone_processes_only(void **state)
+{
+	__u64 reaped = 0;
+
+	(void)state;
+	memset(sets, 0, sizeof(sets));
+	put(0, 0, 0x7f0000001000, 100);
+	put(0, 3, 0x7f0000002000, 101);
+	put(7, 1, 0x7f0000003000, 200);		/* zombie */
+	put(MARK_SETS - 1, 2, 0x7f0000004000, 300);	/* gone */
+	put(9, 0, 0x7f0000005000, 300);
+	/* being made (tag taken, tgid not yet written): never removed */
+	sets[12].way[1].tag = 0x7f0000006000 >> 4;
+	assert_int_equal(marks_scan(sets, root, &reaped), 3);
+	assert_int_equal(reaped, 3);
+	assert_int_not_equal(sets[0].way[0].tag, 0);
+	assert_int_not_equal(sets[0].way[3].tag, 0);
+	assert_int_equal(sets[7].way[1].tag, 0);
+	assert_int_equal(sets[7].way[1].tgid, 0);
+	assert_int_equal(sets[MARK_SETS - 1].way[2].tag, 0);
+	assert_int_equal(sets[9].way[0].tag, 0);
+	assert_int_not_equal(sets[12].way[1].tag, 0);
+	/* a second scan finds the same live marks and reaps nothing more */
+	assert_int_equal(marks_scan(sets, root, &reaped), 3);
+	assert_int_equal(reaped, 3);
+}
+
+static void drop_empties_the_table(void **state)
+{
+	__u64 reaped = 0;
+
+	(void)state;
+	memset(sets, 0, sizeof(sets));
+	put(1, 0, 0x7f0000001000, 100);
+	put(2, 1, 0x7f0000002000, 101);
+	put(3, 2, 0x7f0000003000, 300);
+	assert_int_equal(marks_drop(sets), 3);
+	assert_int_equal(marks_scan(sets, root, &reaped), 0);
+	assert_int_equal(reaped, 0);
+	for (int s = 0; s < MARK_SETS; s++)
+		for (int w = 0; w < MARK_WAYS; w++)
+			assert_true(!sets[s].way[w].tag && !sets[s].way[w].tgid);
+}
+
+int run_inflight_tests(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(scan_reaps_gone_processes_only),
+		cmocka_unit_test(drop_empties_the_table),
+	};
+
+	return cmocka_run_group_tests_name("inflight", tests, setup, teardown);
+}
