@@ -7,6 +7,8 @@
 
 CC       ?= cc
 CLANG    ?= clang
+# extra clang flags for the BPF object (bench/ablate.sh's stages)
+BPF_CFLAGS ?=
 # Debian puts bpftool in /usr/sbin, which a non-root PATH often lacks.
 BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 PKG_CONFIG ?= pkg-config
@@ -42,7 +44,7 @@ LIB_SRCS    := $(filter-out loader/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps build-deps clean test unit-test demo bench bench-duty bench-waits bench-alloc install fuzz
+.PHONY: all deps build-deps clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate install fuzz
 
 all: osdhist
 
@@ -86,7 +88,7 @@ $(OUT)/vmlinux.h: | $(OUT) build-deps
 
 $(OUT)/osdhist.bpf.o: bpf/osdhist.bpf.c $(wildcard maps/*.h) $(OUT)/vmlinux.h
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
-		-Ibuild -Imaps -c $< -o $@
+		$(BPF_CFLAGS) -Ibuild -Imaps -c $< -o $@
 
 $(OUT)/osdhist.skel.h: $(OUT)/osdhist.bpf.o
 	$(BPFTOOL) gen skeleton $< name osdhist_bpf > $@.tmp && mv $@.tmp $@
@@ -176,6 +178,10 @@ bench-duty: deps
 bench-waits: deps
 	@$(MAKE) --no-print-directory osdhist
 	@bench/waits.sh
+
+# where the BPF time per op goes: builds with bench/ablation.patch, stage by stage
+bench-ablate: deps
+	@bench/ablate.sh
 
 # what bench/mapmodel.py's "allocated" figure adds to the kernel's, checked here
 bench-alloc: deps
