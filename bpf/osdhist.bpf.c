@@ -25,6 +25,9 @@ __u64 window_ends = 0;
 struct mark_set marks[MARK_SETS];
 __u64 lru_marks = 0;
 
+/* Ways of a set in use: MARK_WAYS; 0 (the test build's
+ * OSDHIST_TEST_MARK_WAYS) spills every mark, to test the spill path. */
+const volatile __u32 mark_ways = MARK_WAYS;
 const volatile bool split_pool = false;
 const volatile bool trace_subops = true;
 const volatile bool phases = false;
@@ -271,7 +274,7 @@ static __always_inline int mark_put(__u64 tag, __u32 pid)
 	for (int i = 0; i < MARK_WAYS; i++)
 		if (s->way[i].tag == tag && s->way[i].tgid == pid)
 			return -1;
-	for (int i = 0; i < MARK_WAYS; i++)
+	for (int i = 0; i < MARK_WAYS && i < mark_ways; i++)
 		if (!s->way[i].tag &&
 		    __sync_val_compare_and_swap(&s->way[i].tag, 0, tag) == 0) {
 			s->way[i].tgid = pid;

@@ -55,6 +55,25 @@ const char *testhook_kernel_release(const char *real)
 
 	return fake && *fake ? fake : real;
 }
+
+__u32 testhook_mark_ways(__u32 real)
+{
+	const char *spec = getenv("OSDHIST_TEST_MARK_WAYS");
+	char *end;
+	unsigned long n;
+
+	if (!spec || !*spec)
+		return real;
+	n = strtoul(spec, &end, 10);
+	if (*end || n > real) {
+		fprintf(stderr, "osdhist: TEST HOOK: OSDHIST_TEST_MARK_WAYS='%s' is not "
+			"0..%u; ignored\n", spec, real);
+		return real;
+	}
+	fprintf(stderr, "osdhist: TEST HOOK: %lu of %u ways of each mark set "
+		"(OSDHIST_TEST_MARK_WAYS)\n", n, real);
+	return n;
+}
 #else
 void testhook_offsets(struct osd_offsets *o)
 {
@@ -62,6 +81,11 @@ void testhook_offsets(struct osd_offsets *o)
 }
 
 const char *testhook_kernel_release(const char *real)
+{
+	return real;
+}
+
+__u32 testhook_mark_ways(__u32 real)
 {
 	return real;
 }

@@ -25,4 +25,11 @@ void testhook_offsets(struct osd_offsets *o);
  */
 const char *testhook_kernel_release(const char *real);
 
+/*
+ * OSDHIST_TEST_MARK_WAYS=N uses only N ways of each set of the done-mark
+ * table (0: none, every mark spills into the in-flight LRU map), to test
+ * the spill path.  Said on stderr when applied.
+ */
+__u32 testhook_mark_ways(__u32 real);
+
 #endif

@@ -69,6 +69,7 @@ int tracer_open(struct tracer *t, const struct options *opt)
 	t->skel->rodata->phases = opt->phases;
 	t->skel->rodata->op_types = !opt->no_op_types;
 	t->skel->rodata->start_probe = opt->pool || opt->phases;
+	t->skel->rodata->mark_ways = testhook_mark_ways(MARK_WAYS);
 	multi = !opt->perf_uprobes && kernel_at_least(release, 6, 6);
 	if (multi) {
 		struct bpf_program *p;

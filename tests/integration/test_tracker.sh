@@ -79,5 +79,29 @@ check_eq "nothing lost" "$(oh_health losses)" 0
 check "in-flight map back near empty ($(oh_health inflight))" [ "$(oh_health inflight)" -le 2 ]
 check_eq "every in-flight entry removed at its op's end" \
 	"$(oh_health entries)" "$(oh_health removed)"
+check_eq "every done mark found room in the mark table" "$(oh_health marks_spilled)" 0
+
+# The spill path: the test build with no way of the mark table in use puts
+# every done mark in the in-flight LRU map, as a full set would.
+TESTHOOKS=${TESTHOOKS:-$LIB_ROOT/build/osdhist-testhooks}
+[ -x "$TESTHOOKS" ] || { fail "no $TESTHOOKS: run 'make build/osdhist-testhooks'"; finish; }
+errors=0
+before=$(perf_dump 0)
+OSDHIST_TEST_MARK_WAYS=0 OSDHIST=$TESTHOOKS oh_start -p "$PID0" 3600
+oh_wait_attached || { cat "$TERR" >&2; fail "osdhist-testhooks did not attach"; finish; }
+check "spill: the test hook is on" grep -q "0 of 4 ways of each mark set" "$TERR"
+workload spill
+sleep 0.5
+after=$(perf_dump 0)
+kill -INT "$TPID"; wait "$TPID"; TRC=$?
+check_eq "spill: osdhist exits 0 on SIGINT" "$TRC" 0
+check_eq "spill: read = op_r delta" "$(oh_total read)" "$(d op_r)"
+check_eq "spill: write = op_w delta" "$(oh_total write)" "$(d op_w)"
+check_eq "spill: rw = op_rw delta" "$(oh_total rw)" "$(d op_rw)"
+check_eq "spill: error: every failed op ($errors)" "$(oh_total error)" "$errors"
+check_eq "spill: every done mark spilled" "$(oh_health marks_spilled)" "$(oh_health done)"
+check_eq "spill: every spilled mark removed at its op's end" \
+	"$(oh_health entries)" "$(oh_health removed)"
+check_eq "spill: nothing lost" "$(oh_health losses)" 0
 check "the OSD survived tracing" kill -0 "$PID0"
 finish
