@@ -127,10 +127,10 @@ static __u64 scan_lru(struct tracer *t, struct alive_cache *c)
 __u64 tracer_scan_inflight(struct tracer *t, __u64 *capacity)
 {
 	struct alive_cache c = { .proc_root = t->proc_root };
-	bool table = !t->opt->pool && !t->opt->phases;
 
+	/* with start_probe (-P, --phases) bpf/ makes no mark in the table */
 	*capacity = bpf_map__max_entries(t->skel->maps.inflight) +
-		    (table ? MARK_SETS * MARK_WAYS : 0);
+		    (t->skel->rodata->start_probe ? 0 : MARK_SETS * MARK_WAYS);
 	return scan_marks(t->skel->bss->marks, &c, &t->reaped) + scan_lru(t, &c);
 }
 

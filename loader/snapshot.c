@@ -254,7 +254,7 @@ static void read_health(struct tracer *t, struct health_report *h)
 	}
 	/* Without -P/--phases bpf/ counts no entry: every success end makes
 	 * one done mark, or fails as done_twice. */
-	if (!t->opt->pool && !t->opt->phases)
+	if (!t->skel->rodata->start_probe)
 		h->bpf[H_ENTRIES] = h->bpf[H_DONE] - h->bpf[H_DONE_TWICE];
 }
 
