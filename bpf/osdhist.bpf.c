@@ -250,15 +250,6 @@ static __always_inline void view_ops(struct binary_row *r, struct op_view *v)
 	v->ops_end = vec[1];
 }
 
-/* The op's tag in the mark table; 0 for an address above 47 bits (not
- * x86-64 user space as glibc and tcmalloc use it): such marks spill. */
-static __always_inline __u64 mark_tag(__u32 pid, __u64 op)
-{
-	if (op >> 47)
-		return 0;
-	return (op >> 4) | ((__u64)pid << MARK_TGID_SHIFT);
-}
-
 static __always_inline struct mark_set *mark_set_of(__u64 tag)
 {
 	return &marks[((tag * 0x9e3779b97f4a7c15ULL) >> (64 - MARK_SET_BITS)) &
@@ -516,7 +507,7 @@ static __always_inline int success_end(void *ctx, __u64 op, bool subop,
 		return count(H_ENTRIES);
 	}
 	/* entries (marks made) = done - done_twice: the loader's */
-	tag = mark_tag(key.tgid, op);
+	tag = osdhist_mark_tag(key.tgid, op);
 	put = tag ? mark_put(tag, key.tgid) : 0;
 	if (put)
 		return put > 0 ? 0 : count(H_DONE_TWICE);
@@ -578,7 +569,7 @@ int BPF_KPROBE(op_unregistered, void *op)
 
 	if (!start_probe) {
 		/* The common case: one cache line. */
-		__u64 tag = mark_tag(key.tgid, key.op);
+		__u64 tag = osdhist_mark_tag(key.tgid, key.op);
 
 		if (tag && mark_take(tag, key.tgid))
 			return count(H_REMOVED);

@@ -178,6 +178,15 @@ struct mark_set {
 	struct done_mark way[MARK_WAYS];
 } __attribute__((aligned(64)));
 
+/* An op's tag; 0 for an address above 47 bits (not x86-64 user space as
+ * glibc and tcmalloc use it): bpf/ spills such marks. */
+static inline __u64 osdhist_mark_tag(__u32 tgid, __u64 op)
+{
+	if (op >> 47)
+		return 0;
+	return (op >> 4) | ((__u64)tgid << MARK_TGID_SHIFT);
+}
+
 /* An in-flight LRU entry: a spilled done mark, or (-P, --phases) an op
  * followed from enqueue_op. */
 struct op_state {

@@ -49,7 +49,7 @@ static int teardown(void **state)
 
 static void put(int set, int way, __u64 op, __u32 tgid)
 {
-	sets[set].way[way].tag = (op >> 4) | ((__u64)tgid << MARK_TGID_SHIFT);
+	sets[set].way[way].tag = osdhist_mark_tag(tgid, op);
 	sets[set].way[way].tgid = tgid;
 }
 
@@ -65,7 +65,7 @@ static void scan_reaps_gone_processes_only(void **state)
 	put(MARK_SETS - 1, 2, 0x7f0000004000, 300);	/* gone */
 	put(9, 0, 0x7f0000005000, 300);
 	/* being made (tag taken, tgid not yet written): never removed */
-	sets[12].way[1].tag = 0x7f0000006000 >> 4;
+	sets[12].way[1].tag = osdhist_mark_tag(101, 0x7f0000006000);
 	assert_int_equal(marks_scan(sets, root, &reaped), 3);
 	assert_int_equal(reaped, 3);
 	assert_int_not_equal(sets[0].way[0].tag, 0);
