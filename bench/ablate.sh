@@ -84,15 +84,6 @@ done
 
 bench_cluster_start
 bench_stats_on
-ASOK=$WORK/cluster/run/ceph-osd.0.asok
-ops() { ceph --admin-daemon "$ASOK" perf dump | jq '.osd.op'; }
-run_ns() { # PROG_IDS_JSON
-	local ns=0 id
-	for id in $(jq -r '.[]' <<<"$1"); do
-		ns=$((ns + $(bpftool prog show id "$id" -j | jq '.run_time_ns // 0')))
-	done
-	echo "$ns"
-}
 
 : >"$WORK/rounds.txt"
 n=${#BUILDS[@]}
@@ -104,11 +95,10 @@ for ((r = 0; r < ROUNDS; r++)); do
 		TPID=$!
 		for _ in $(seq 100); do grep -q attached "$WORK/t.err" && break; sleep 0.1; done
 		grep -q attached "$WORK/t.err" || { cat "$WORK/t.err" >&2; die "$name did not attach"; }
-		ids=$(bpf_ids prog "$TPID")
-		t0=$(run_ns "$ids") o0=$(ops)
+		read -r _ t0 < <(bpf_runs "$TPID"); o0=$(osd_ops)
 		rados -p "$POOL" bench "$ROUND_SECS" write -t 16 -b 4096 --no-cleanup >/dev/null 2>&1 ||
 			die "rados bench failed"
-		o1=$(ops) t1=$(run_ns "$ids")
+		o1=$(osd_ops); read -r _ t1 < <(bpf_runs "$TPID")
 		kill -INT "$TPID"
 		wait "$TPID" || die "$name exited $?"
 		TPID=

@@ -103,14 +103,6 @@ osd_cpu_ns() {
 	cat /proc/"$OSDPID"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {printf "%.0f\n", s}'
 }
 
-# BPF program runs and run time (ns) so far of the tracer TPID (0 0
-# without one).
-runs() {
-	[ -n "$TPID" ] || { echo "0 0"; return; }
-	bpftool prog show -j | jq -r --argjson ids "$(bpf_ids prog "$TPID")" \
-		'[.[] | select(.id as $i | $ids | index($i))] |
-		 "\(map(.run_cnt // 0) | add // 0) \(map(.run_time_ns // 0) | add // 0)"'
-}
 
 segment() { # VARIANT ROTATION T
 	local v=$1 t0 t1 c0 c1 r0 r1 n0 n1 out=$WORK/$1.t$3.r$2.jsonl
@@ -130,9 +122,9 @@ segment() { # VARIANT ROTATION T
 		done
 	fi
 	sleep 1		# past the attach
-	t0=$EPOCHREALTIME c0=$(osd_cpu_ns); read -r r0 n0 < <(runs)
+	t0=$EPOCHREALTIME c0=$(osd_cpu_ns); read -r r0 n0 < <(bpf_runs "$TPID")
 	sleep "$SEG"
-	t1=$EPOCHREALTIME c1=$(osd_cpu_ns); read -r r1 n1 < <(runs)
+	t1=$EPOCHREALTIME c1=$(osd_cpu_ns); read -r r1 n1 < <(bpf_runs "$TPID")
 	if [ -n "$TPID" ]; then
 		kill -INT "$TPID"; wait "$TPID" || die "$v exited non-zero"
 		TPID=""

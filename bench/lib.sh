@@ -5,7 +5,8 @@
 # A throwaway cluster with one memstore OSD in WORK/cluster, running a
 # private copy of ceph-osd (another inode): uprobes are per inode, so
 # tracers of other users of this host attached to /usr/bin/ceph-osd do not
-# trap our OSD.  Sets OSDPID and the cluster's env (CEPH_CONF, POOL, ...).
+# trap our OSD.  Sets OSDPID, ASOK (its admin socket) and the cluster's env
+# (CEPH_CONF, POOL, ...).
 bench_cluster_start() {
 	mkdir -p "$WORK/bin"
 	cp /usr/bin/ceph-osd "$WORK/bin/ceph-osd"
@@ -14,7 +15,11 @@ bench_cluster_start() {
 	# shellcheck disable=SC1091
 	. "$WORK/cluster/env"
 	OSDPID=$("$ROOT/scripts/cluster.sh" osd-pid "$WORK/cluster" 0)
+	ASOK=$WORK/cluster/run/ceph-osd.0.asok
 }
+
+# Client ops the OSD has served so far (perf dump's osd.op).
+osd_ops() { timeout 30 ceph --admin-daemon "$ASOK" perf dump | jq '.osd.op'; }
 
 bench_cluster_stop() {
 	[ ! -d "$WORK/cluster" ] || "$ROOT/scripts/cluster.sh" stop "$WORK/cluster" >/dev/null 2>&1 ||
@@ -41,4 +46,13 @@ bench_stats_on() {
 # fdinfo does.
 bpf_ids() { # KIND PID
 	grep -h "^$1_id:" /proc/"$2"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un | jq -sc .
+}
+
+# BPF program runs and run time (ns) so far of the programs process PID
+# holds: "RUNS NS" ("0 0" without PID).
+bpf_runs() { # [PID]
+	[ -n "${1:-}" ] || { echo "0 0"; return; }
+	bpftool prog show -j | jq -r --argjson ids "$(bpf_ids prog "$1")" \
+		'[.[] | select(.id as $i | $ids | index($i))] |
+		 "\(map(.run_cnt // 0) | add // 0) \(map(.run_time_ns // 0) | add // 0)"'
 }

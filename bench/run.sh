@@ -128,7 +128,6 @@ grep -q -- '--no-op-types' <<<"$HELP" ||
 # The peer's probes (bpftrace -p does not filter uprobes) hit our OSD only:
 # it runs a private copy of ceph-osd.
 bench_cluster_start
-ASOK=$WORK/cluster/run/ceph-osd.0.asok
 sed "s|/usr/bin/ceph-osd|$WORK/bin/ceph-osd|" bench/peer.bt >"$WORK/peer.bt"
 
 cc -Wall -Imaps -o "$WORK/mapsizes" bench/mapsizes.c || die "cannot build bench/mapsizes.c"
@@ -136,8 +135,6 @@ cc -Wall -Imaps -o "$WORK/mapsizes" bench/mapsizes.c || die "cannot build bench/
 
 # --- measuring --------------------------------------------------------------
 bench_stats_on
-
-osd_ops() { timeout 30 ceph --admin-daemon "$ASOK" perf dump | jq '.osd.op'; }
 
 # One JSON sample of everything a window needs, for tracer TPID (may be empty).
 sample() {
