@@ -235,7 +235,8 @@ static void settle(double on)
 	nanosleep(&ts, NULL);
 }
 
-int binaries_set_window(struct binaries *bs, enum window win)
+int binaries_set_window(struct binaries *bs, enum window win,
+			struct window_span *span)
 {
 	__u64 now = realtime_ns();
 	int err = 0;
@@ -243,10 +244,17 @@ int binaries_set_window(struct binaries *bs, enum window win)
 	if (win == WIN_DRAIN) {
 		/* Ops received from now on are not the window's; the probes
 		 * stay until its ops have ended. */
-		for (int i = 0; i < bs->n; i++)
-			if (!bs->slot[i].refused)
-				__atomic_store_n(&bs->skel->bss->rows[bs->slot[i].row].close_rt,
-						 now, __ATOMIC_SEQ_CST);
+		span->open_rt = 0;
+		span->close_rt = now;
+		for (int i = 0; i < bs->n; i++) {
+			struct binary_row *r = &bs->skel->bss->rows[bs->slot[i].row];
+
+			if (bs->slot[i].refused)
+				continue;
+			__atomic_store_n(&r->close_rt, now, __ATOMIC_SEQ_CST);
+			if (r->open_rt != ~0ULL && r->open_rt > span->open_rt)
+				span->open_rt = r->open_rt;
+		}
 		return 0;
 	}
 	detach_unwanted(bs, win, false);

@@ -67,8 +67,11 @@ int binaries_attach(struct binaries *bs, pid_t pid, const char *exe, dev_t dev,
 void binaries_release_unused(struct binaries *bs);
 
 /* Move every binary's probes to what window win wants.  0, or -1 when
- * some could not be attached (said). */
-int binaries_set_window(struct binaries *bs, enum window win);
+ * some could not be attached (said).  At WIN_DRAIN, *span gets the
+ * window's traced time as bpf/ bounds it (the rows' open_rt, the close
+ * just stored); otherwise span is left alone. */
+int binaries_set_window(struct binaries *bs, enum window win,
+			struct window_span *span);
 /* Detach every probe of every binary, all at once. */
 void binaries_detach_all(struct binaries *bs);
 

@@ -3,6 +3,7 @@
  * per op type and per op code, then one health object.  The schema is in
  * docs/reference.md. */
 #include "report.h"
+#include "sampler.h"
 #include "stats.h"
 #include "verify.h"
 
@@ -48,9 +49,10 @@ static void print_health(FILE *f, const struct report *r)
 
 	fprintf(f, "{\"type\":\"health\",\"time\":%.3f,\"interval_s\":%.3f,"
 		"\"traced_s\":%.3f,\"sampled\":%s,\"window_moves\":%llu,"
-		"\"window_move_s\":%.6f", r->time, r->interval, r->traced,
-		r->sampled ? "true" : "false", (unsigned long long)h->window_moves,
-		h->window_move_s);
+		"\"window_move_s\":%.6f,\"windows_unlisted\":%llu", r->time,
+		r->interval, r->traced, r->sampled ? "true" : "false",
+		(unsigned long long)h->window_moves, h->window_move_s,
+		(unsigned long long)h->windows_unlisted);
 	for (int i = 0; i < NR_HEALTH; i++)
 		fprintf(f, ",\"%s\":%llu", health_name[i], (unsigned long long)h->bpf[i]);
 	health_loader_losses(h, ll);
@@ -137,6 +139,13 @@ void render_json(FILE *f, const struct report *r)
 			(unsigned long long)d->ops, (unsigned long long)d->failed,
 			(unsigned long long)d->ops_cum, (unsigned long long)d->failed_cum);
 	}
+	/* --sample: the traced time in Ceph's clock, so that what a window
+	 * recorded can be matched with Ceph's own op stamps */
+	for (int i = 0; i < r->nwindows; i++)
+		fprintf(f, "{\"type\":\"window\",\"time\":%.3f,\"open_ns\":%llu,"
+			"\"close_ns\":%llu}\n", r->time,
+			(unsigned long long)r->windows[i].open_rt,
+			(unsigned long long)r->windows[i].close_rt);
 	print_verify(f, r);
 	print_health(f, r);
 	fflush(f);

@@ -55,6 +55,8 @@ struct health_report {
 				 * --phases) ops still in flight then */
 	double traced_total;	/* seconds ops were followed since osdhist started */
 	__u64 window_moves;	/* --sample: times the probes were moved */
+	__u64 windows_unlisted;	/* --sample: closed windows not listed in a
+				 * report (more than WINDOW_SPANS_MAX in one) */
 	double window_move_s;	/* ... and the seconds it took, in total */
 	__u64 unknown_ops;	/* ops of processes not identified as an OSD */
 	__u64 inflight;		/* in-flight map fill now */
@@ -71,6 +73,7 @@ struct health_report {
 };
 
 struct verify_report;	/* verify.h */
+struct window_span;	/* sampler.h */
 
 struct report {
 	double time;		/* unix seconds at the end of the interval */
@@ -78,6 +81,8 @@ struct report {
 	double traced;		/* seconds of it ops were followed (the sampling
 				 * gate open): the interval, unless --sample */
 	bool sampled;
+	const struct window_span *windows;	/* --sample: closed in the interval */
+	int nwindows;
 	const struct series_delta *s;
 	int n;
 	const struct opcode_delta *opc;	/* by OSD, then op code */

@@ -35,12 +35,20 @@ static void move_to(struct tracer *t, enum window win, double now)
 	struct sampler *s = &t->smp;
 	double done;
 
+	struct window_span span = { 0 };
+
 	if (s->win == WIN_OPEN)
 		s->traced += now - s->win_since;
 	s->win = win;
-	if (binaries_set_window(&t->bins, win))
+	if (binaries_set_window(&t->bins, win, &span))
 		fprintf(stderr, "osdhist: some probes could not be moved to the "
 			"next sampling window\n");
+	if (win == WIN_DRAIN && span.open_rt) {	/* 0: nothing was traced */
+		if (s->nspans < WINDOW_SPANS_MAX)
+			s->spans[s->nspans++] = span;
+		else
+			s->spans_unlisted++;
+	}
 	/* No probe is left: a done mark whose op ends now would stay, and an
 	 * OpRequest address reused later must not find it. */
 	if (win == WIN_CLOSED)
@@ -118,8 +126,17 @@ double sampler_traced(struct sampler *s, bool advance)
 	return d;
 }
 
+const struct window_span *sampler_spans(struct sampler *s, bool advance, int *n)
+{
+	*n = s->nspans;
+	if (advance)	/* the caller prints them before the next move */
+		s->nspans = 0;
+	return s->spans;
+}
+
 void sampler_health(const struct sampler *s, struct health_report *h)
 {
+	h->windows_unlisted = s->spans_unlisted;
 	h->drain_timeouts = s->drain_timeouts;
 	h->window_moves = s->moves;
 	h->window_move_s = s->move_time;

@@ -19,6 +19,18 @@ enum window { WIN_OPEN, WIN_DRAIN, WIN_CLOSED };
 
 struct health_report;
 
+/* A window's traced time in CLOCK_REALTIME ns, the clock of Ceph's
+ * recv_stamp: every traced binary followed the ops received in
+ * [open_rt, close_rt) (a binary attached during the window, from its
+ * attach: open_rt is the latest of their opens). */
+struct window_span {
+	__u64 open_rt, close_rt;
+};
+
+/* The windows closed since the last advancing snapshot that a report
+ * lists; more in one interval are counted, not listed. */
+#define WINDOW_SPANS_MAX 64
+
 struct sampler {
 	enum window win;
 	double traced;		/* seconds the sampling gate has been open */
@@ -30,6 +42,9 @@ struct sampler {
 	__u64 drain_timeouts;	/* ops still in flight when a drain timed out */
 	__u64 moves;		/* probe moves (attach or detach sets) */
 	double move_time;	/* ... and the seconds they took */
+	struct window_span spans[WINDOW_SPANS_MAX];
+	int nspans;		/* closed since the last advancing snapshot */
+	__u64 spans_unlisted;	/* ... beyond WINDOW_SPANS_MAX, all along */
 };
 
 /* The first window opens at now (CLOCK_MONOTONIC), with the probes that
@@ -43,6 +58,10 @@ static inline enum window sampler_window(const struct sampler *s)
 
 /* Seconds the gate was open since the last call with advance, up to now. */
 double sampler_traced(struct sampler *s, bool advance);
+
+/* The windows closed since the last call with advance (*n of them), and
+ * from then on none. */
+const struct window_span *sampler_spans(struct sampler *s, bool advance, int *n);
 
 /* Its cost and its cut drains, into the health report. */
 void sampler_health(const struct sampler *s, struct health_report *h);

@@ -344,8 +344,10 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	qsort(t->deltas, t->nseries, sizeof(*t->deltas), cmp_delta);
 	r->sampled = t->opt->sample_on > 0;
 	r->traced = -1;		/* full tracing: the caller's interval */
-	if (r->sampled)
+	if (r->sampled) {
 		r->traced = sampler_traced(&t->smp, advance);
+		r->windows = sampler_spans(&t->smp, advance, &r->nwindows);
+	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	r->time = now.tv_sec + now.tv_nsec / 1e9;
 	r->s = t->deltas;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "unit.h"
 #include "report.h"
+#include "sampler.h"
 #include "stats.h"
 
 static struct series_delta s[2];
@@ -98,11 +99,38 @@ static void json_schema(void **state)
 	assert_non_null(strstr(out, "{\"type\":\"health\",\"time\":1700000000.250,"
 			    "\"interval_s\":2.000,\"traced_s\":2.000,\"sampled\":false,"
 			    "\"window_moves\":0,\"window_move_s\":0.000000,"
-			    "\"done\":10,\"error_ends\":0"));
+			    "\"windows_unlisted\":0,\"done\":10,\"error_ends\":0"));
+	assert_null(strstr(out, "\"type\":\"window\""));	/* none closed */
 	assert_non_null(strstr(out, "\"interval_s\":2.000,\"traced_s\":2.000,"
 			    "\"ops_per_s\":2.000,\"est_ops_per_s\":2.000,\"buckets\""));
 	assert_non_null(strstr(out, "\"inflight\":1,\"inflight_max\":16384"));
 	assert_non_null(strstr(out, "\"losses\":0}\n"));
+	free(out);
+}
+
+/* --sample: each window closed in the interval, in Ceph's clock (ns), before
+ * the health line. */
+static void json_windows(void **state)
+{
+	const struct window_span w[2] = {
+		{ 1700000000000000001ULL, 1700000001000000002ULL },
+		{ 1700000002000000003ULL, 1700000003000000004ULL },
+	};
+	struct report r;
+	char *out, *win;
+	(void)state;
+
+	make(&r);
+	r.sampled = true;
+	r.windows = w;
+	r.nwindows = 2;
+	out = render(render_json, &r);
+	win = strstr(out, "{\"type\":\"window\",\"time\":1700000000.250,"
+		     "\"open_ns\":1700000000000000001,\"close_ns\":1700000001000000002}\n"
+		     "{\"type\":\"window\",\"time\":1700000000.250,"
+		     "\"open_ns\":1700000002000000003,\"close_ns\":1700000003000000004}\n");
+	assert_non_null(win);
+	assert_true(win < strstr(out, "\"type\":\"health\""));
 	free(out);
 }
 
@@ -111,6 +139,7 @@ int run_render_tests(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(text_shows_series_and_health),
 		cmocka_unit_test(json_schema),
+		cmocka_unit_test(json_windows),
 	};
 	return cmocka_run_group_tests_name("render", tests, NULL, NULL);
 }
