@@ -206,6 +206,55 @@ static uint8_t *read_fn(const struct elf_file *f, const struct sym *s, size_t *l
 	return buf;
 }
 
+/* Which of the n targets some `call rel32` (e8) or `jmp rel32` (e9, a tail
+ * call) in the executable segments reaches: bit i of the result for
+ * target[i].  A byte scan, not a disassembly: an e8 inside another
+ * instruction can only make a target look called, never hide a real call,
+ * so an inlined function may pass (the self-check is the guard) but a
+ * called one is never refused.  Reads the segments in chunks. */
+static uint32_t direct_calls(const struct elf_file *f, const uint64_t *target, int n)
+{
+	uint32_t found = 0, all = n >= 32 ? ~0u : (1u << n) - 1;
+	uint8_t *buf = malloc(BINARY_SCAN_CHUNK + 4);
+	size_t nph;
+	GElf_Phdr ph;
+
+	if (!buf || elf_getphdrnum(f->elf, &nph) || nph > BINARY_MAX_SECTIONS) {
+		free(buf);
+		return all;	/* cannot tell: refuse nothing */
+	}
+	for (size_t k = 0; k < nph && found != all; k++) {
+		if (!gelf_getphdr(f->elf, k, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X) || ph.p_offset > f->size ||
+		    ph.p_filesz > f->size - ph.p_offset)
+			continue;
+		for (uint64_t at = 0; at < ph.p_filesz && found != all; at += BINARY_SCAN_CHUNK) {
+			uint64_t want = ph.p_filesz - at;
+			ssize_t got;
+
+			/* 4 bytes past the chunk: a rel32 that straddles it */
+			want = want > BINARY_SCAN_CHUNK + 4 ? BINARY_SCAN_CHUNK + 4 : want;
+			got = pread(f->fd, buf, want, (off_t)(ph.p_offset + at));
+			if (got < 5)
+				break;
+			for (ssize_t i = 0; i + 5 <= got && i < BINARY_SCAN_CHUNK; i++) {
+				int32_t rel;
+				uint64_t to;
+
+				if (buf[i] != 0xe8 && buf[i] != 0xe9)
+					continue;
+				memcpy(&rel, buf + i + 1, 4);
+				to = ph.p_vaddr + at + (uint64_t)i + 5 + (uint64_t)(int64_t)rel;
+				for (int t = 0; t < n; t++)
+					if (to == target[t])
+						found |= 1u << t;
+			}
+		}
+	}
+	free(buf);
+	return found;
+}
+
 /* A version string as Ceph prints it: digits.digits.digits then [-+~.\w]. */
 static bool version_like(const char *s)
 {
@@ -312,6 +361,40 @@ static int check_headers(const struct elf_file *f, const char *name, char *err, 
 	return 0;
 }
 
+/* PROBES_DIRECT functions that nothing calls are inlined: absent (fn_off 0,
+ * the bit in b->inlined); a required one refuses the build. */
+static int mark_inlined(const struct elf_file *f, const struct sym *syms,
+			struct osd_binary *b, const char *name, char *err, size_t errlen)
+{
+	uint64_t target[NR_PROBE_FNS];
+	int fn[NR_PROBE_FNS], n = 0;
+	uint32_t called;
+
+	for (int p = 0; p < NR_PROBE_FNS; p++)
+		if ((PROBES_DIRECT & (1u << p)) && b->fn_off[p]) {
+			fn[n] = p;
+			target[n++] = syms[SYM_PROBE + p].vaddr;
+		}
+	called = direct_calls(f, target, n);
+	for (int i = 0; i < n; i++) {
+		int p = fn[i];
+
+		if (called & (1u << i))
+			continue;
+		b->inlined |= 1u << p;
+		b->fn_off[p] = 0;
+		if (PROBES_REQUIRED & (1u << p)) {
+			snprintf(err, errlen, "ceph-osd %s (build-id %s): nothing in the "
+				 "binary calls %s: it was inlined at every call site "
+				 "(an LTO build?), so a probe on it would count nothing; "
+				 "osdhist cannot trace this build", name, b->build_id,
+				 probe_fn_pretty[p]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 		   char *err, size_t errlen)
 {
@@ -352,6 +435,9 @@ static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 			return -1;
 		}
 	}
+
+	if (mark_inlined(f, syms, b, name, err, errlen))
+		return -1;
 
 	memset(&din, 0, sizeof(din));
 	for (int d = 0; d < NR_DF; d++) {
@@ -446,7 +532,8 @@ int binary_feature(const struct osd_binary *b, enum osd_feature f, char *why, si
 
 	for (int p = 0; p < NR_PROBE_FNS; p++)
 		if ((fns[f] & (1u << p)) && !b->fn_off[p]) {
-			snprintf(why, len, "the binary lacks %s", probe_fn_pretty[p]);
+			snprintf(why, len, b->inlined & (1u << p) ? "%s is inlined at "
+				 "every call site" : "the binary lacks %s", probe_fn_pretty[p]);
 			return -1;
 		}
 	for (int o = 0; o < NR_OFFS; o++)

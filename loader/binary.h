@@ -23,12 +23,22 @@ enum probe_fn {
 };
 #define PROBES_REQUIRED	((1u << FN_LOG_OP_STATS) | (1u << FN_UNREGISTERED) | \
 			 (1u << FN_REPOP_COMMIT))
+/* Non-virtual ones: Ceph's code calls them directly, so a build where no
+ * call or jump reaches one had it inlined at every call site (LTO: el9
+ * builds, cephtrace issue 104), and its out-of-line copy, which a probe
+ * would sit on, never runs.  Such a function counts as absent.  (The
+ * virtual ones, _unregistered and submit_transaction, are reached through
+ * vtables; the self-check against Ceph's counters guards those.) */
+#define PROBES_DIRECT	((1u << FN_LOG_OP_STATS) | (1u << FN_REPOP_COMMIT) | \
+			 (1u << FN_ENQUEUE_OP) | (1u << FN_DEQUEUE_OP))
 
 struct osd_binary {
 	char build_id[41];		/* hex, or "none" */
 	char version[64];		/* the binary's own Ceph version, e.g.
 					 * "16.2.15"; "unknown" if not found */
 	uint64_t fn_off[NR_PROBE_FNS];	/* file offsets for uprobes, 0 = absent */
+	uint32_t inlined;		/* 1 << enum probe_fn: the symbol is there
+					 * but nothing calls it (PROBES_DIRECT) */
 	struct osd_offsets offs;	/* valid where `have` says so */
 	uint32_t have;			/* OFF_BIT(enum osd_off) of derived ones */
 	/* per offset: its witnesses ("Fn1, Fn2") or why it is unknown */
@@ -68,5 +78,8 @@ int binary_feature(const struct osd_binary *b, enum osd_feature f, char *why, si
 #define BINARY_MAX_NOTE_BYTES	4096		/* a note section read for the
 						 * build-id */
 #define BINARY_MAX_FN_BYTES	(64u << 10)	/* code read per function */
+#define BINARY_SCAN_CHUNK	(1u << 20)	/* code read at a time when looking
+						 * for direct calls (the whole
+						 * executable segments: 25 MB) */
 
 #endif
