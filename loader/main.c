@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,12 +92,39 @@ static void verify_between(struct tracer *t)
 		verify_end(verifier, &r);
 }
 
+/* --osd: a copy of r's series, op codes and verify lines of that OSD only,
+ * in three arrays the caller frees (NULL: out of memory, r untouched). */
+static void *keep_osd(struct report *r, int osd)
+{
+	size_t ns = r->n * sizeof(*r->s), no = r->nopc * sizeof(*r->opc);
+	char *buf = malloc(ns + no + r->nverify * sizeof(*r->verify) + 1);
+	struct series_delta *s = (void *)buf;
+	struct opcode_delta *opc = (void *)(buf + ns);
+	struct verify_report *v = (void *)(buf + ns + no);
+	int n = 0, nopc = 0, nv = 0;
+
+	if (!buf)
+		return NULL;
+	for (int i = 0; i < r->n; i++)
+		if (r->s[i].osd == osd)
+			s[n++] = r->s[i];
+	for (int i = 0; i < r->nopc; i++)
+		if (r->opc[i].osd == osd)
+			opc[nopc++] = r->opc[i];
+	for (int i = 0; i < r->nverify; i++)
+		if (r->verify[i].osd == osd)
+			v[nv++] = r->verify[i];
+	r->s = s, r->n = n;
+	r->opc = opc, r->nopc = nopc;
+	r->verify = v, r->nverify = nv;
+	return buf;
+}
+
 static void print_snapshot(struct tracer *t, const struct options *o, double interval)
 {
 	static double traced_total;	/* seconds ops were followed, all along */
 	struct report r = { 0 };
-	struct series_delta *kept;
-	int n = 0;
+	void *kept = NULL;
 
 	verify_begin(verifier, &t->procs);	/* Ceph's counters, before */
 	if (tracer_snapshot(t, &r, true)) {
@@ -104,24 +132,22 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 		return;
 	}
 	verify_end(verifier, &r);	/* ... and after: compared with r */
-	kept = t->deltas;	/* only now: the snapshot may have moved it */
 	r.interval = interval;
 	if (r.traced < 0)
 		r.traced = interval;
 	traced_total += r.traced;
 	r.health.traced_total = traced_total;
 	export_health(o, &r.health);
-	if (o->osd >= 0) {
-		for (int i = 0; i < r.n; i++)
-			if (r.s[i].osd == o->osd)
-				kept[n++] = r.s[i];
-		r.n = n;
+	if (o->osd >= 0 && !(kept = keep_osd(&r, o->osd))) {
+		fprintf(stderr, "osdhist: out of memory keeping osd.%d\n", o->osd);
+		return;
 	}
 	if (o->json && !o->quiet)
 		render_json(stdout, &r);
 	else if (!o->quiet)
 		render_text(stdout, &r, o->timestamp, o->millis);
 	export_snapshot(o, &r);	/* --prometheus, --textfile */
+	free(kept);
 }
 
 int main(int argc, char **argv)

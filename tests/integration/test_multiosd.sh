@@ -19,11 +19,20 @@ echo "# OSD ids: $OSD_IDS"
 
 "$OSDHIST" --json 3600 >"$WORK/out" 2>"$WORK/err" &
 TPID=$!
-for _ in $(seq 100); do
-	grep -q "attached to ceph-osd" "$WORK/err" && break
-	sleep 0.1
+# --osd FIRST: everything it prints or exports is osd.FIRST's (issue 24: the
+# op codes, the op-type block, the verify lines and the Prometheus series
+# of the other OSDs came through)
+"$OSDHIST" --json --osd "$FIRST" 3600 >"$WORK/one.json" 2>"$WORK/one-j.err" &
+OPID=$!
+"$OSDHIST" --osd "$FIRST" --textfile "$WORK/one.prom" 3600 >"$WORK/one.txt" 2>"$WORK/one-t.err" &
+XPID=$!
+for f in err one-j.err one-t.err; do
+	for _ in $(seq 100); do
+		grep -q "attached to ceph-osd" "$WORK/$f" && break
+		sleep 0.1
+	done
+	check "osdhist attached ($f)" grep -q "attached to ceph-osd" "$WORK/$f"
 done
-check "osdhist attached" grep -q "attached to ceph-osd" "$WORK/err"
 
 declare -A before after
 for id in $OSD_IDS; do before[$id]=$(perf_dump "$id"); done
@@ -36,9 +45,23 @@ for i in $(seq 10); do
 done
 for i in 1 2 3 4 5 6; do rados -p "$POOL" lock get "obj$i" mylock; done
 for id in $OSD_IDS; do after[$id]=$(perf_dump "$id"); done
-kill -INT $TPID
+kill -INT $TPID $OPID $XPID
 wait $TPID
 check_eq "osdhist exits 0 on SIGINT" "$?" 0
+wait $OPID; check_eq "osdhist --osd --json exits 0" "$?" 0
+wait $XPID; check_eq "osdhist --osd --textfile exits 0" "$?" 0
+others=$(tr ' ' '\n' <<<"$OSD_IDS" | grep -vx "$FIRST" | paste -sd'|')
+check "--osd $FIRST --json: hist, optype, opcode and verify lines, all of osd.$FIRST" bash -c "
+	for t in hist optype opcode verify; do
+		jq -se --arg t \$t 'map(select(.type == \$t)) | length > 0' '$WORK/one.json' >/dev/null || exit 1
+	done
+	jq -se 'map(select(has(\"osd\") and .osd != $FIRST)) | length == 0' '$WORK/one.json' >/dev/null"
+check "--osd $FIRST text: osd.$FIRST's op types are there" grep -q "^osd\.$FIRST op types:" "$WORK/one.txt"
+check "--osd $FIRST text: no line names another OSD" bash -c "! grep -qE 'osd\.($others)([^0-9]|\$)' '$WORK/one.txt'"
+check "--osd $FIRST --textfile: osd.$FIRST's op-code series are there" \
+	grep -q "^osdhist_op_code_ops_total{ceph_daemon=\"osd.$FIRST\"" "$WORK/one.prom"
+check "--osd $FIRST --textfile: no series of another OSD" \
+	bash -c "! grep -qE 'ceph_daemon=\"osd\.($others)\"' '$WORK/one.prom'"
 
 oh_count() { jq -s "[.[] | select(.type==\"hist\" and .osd==$1 and .class==\"$2\" and .phase==\"total\") | .count] | add // 0" "$WORK/out"; }
 delta() { echo $(( $(jq ".osd.$2" <<<"${after[$1]}") - $(jq ".osd.$2" <<<"${before[$1]}") )); }
