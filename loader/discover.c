@@ -12,6 +12,7 @@
 #include "osdhist.skel.h"
 
 #include "procs.h"
+#include "testhooks.h"
 #include "tracer.h"
 
 /* BPF reads CLOCK_TAI, Ceph stamps ops with CLOCK_REALTIME; their
@@ -35,13 +36,23 @@ int tracer_discover(struct tracer *t)
 	update_tai_offset(t);
 
 	if (t->opt->pid) {
-		n = procs_inspect(t->proc_root, t->opt->pid, &found[0]);
-		if (n == -ENOENT || n == -EINVAL)
-			n = 0;
-		else if (n < 0)
-			return n;
-		else
+		pid_t pid = t->opt->pid;
+
+		/* test build only: OSDHIST_TEST_PID_ERRNO */
+		n = testhook_pid_errno(procs_inspect(t->proc_root, pid, &found[0]));
+		if (n == -ENOENT && !procs_alive(t->proc_root, pid))
+			n = 0;	/* gone: the caller says it has exited */
+		else if (n == -EINVAL) {
+			fprintf(stderr, "osdhist: pid %d is no longer a ceph-osd "
+				"process (-p)\n", pid);
+			return -1;
+		} else if (n < 0) {
+			fprintf(stderr, "osdhist: cannot inspect pid %d (-p) any more: "
+				"%s\n", pid, strerror(-n));
+			return -1;
+		} else {
 			n = 1;
+		}
 	} else {
 		n = procs_scan(t->proc_root, found, MAX_PROCS);
 		if (n < 0) {

@@ -4,6 +4,7 @@
 #include "testhooks.h"
 
 #ifdef OSDHIST_TEST_HOOKS
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,25 @@ __u32 testhook_mark_ways(__u32 real)
 		"(OSDHIST_TEST_MARK_WAYS)\n", n, real);
 	return n;
 }
+
+int testhook_pid_errno(int real)
+{
+	static const struct { const char *name; int err; } errs[] = {
+		{ "EACCES", EACCES }, { "EPERM", EPERM }, { "EIO", EIO },
+	};
+	static unsigned long calls;
+	const char *spec = getenv("OSDHIST_TEST_PID_ERRNO");
+	const char *colon = spec ? strchr(spec, ':') : NULL;
+
+	calls++;
+	if (!colon || calls < strtoul(colon + 1, NULL, 10))
+		return real;
+	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++)
+		if (strlen(errs[i].name) == (size_t)(colon - spec) &&
+		    !strncmp(spec, errs[i].name, colon - spec))
+			return -errs[i].err;
+	return real;
+}
 #else
 void testhook_offsets(struct osd_offsets *o)
 {
@@ -86,6 +106,11 @@ const char *testhook_kernel_release(const char *real)
 }
 
 __u32 testhook_mark_ways(__u32 real)
+{
+	return real;
+}
+
+int testhook_pid_errno(int real)
 {
 	return real;
 }

@@ -32,4 +32,12 @@ const char *testhook_kernel_release(const char *real);
  */
 __u32 testhook_mark_ways(__u32 real);
 
+/*
+ * OSDHIST_TEST_PID_ERRNO="EACCES:N" makes the N-th and later looks at the
+ * -p process (after the start-up check) fail with that errno (EACCES,
+ * EPERM or EIO), as a process that becomes unreadable while traced would;
+ * it proves that osdhist then says why in one line.  Not said on stderr.
+ */
+int testhook_pid_errno(int real);
+
 #endif

@@ -195,6 +195,21 @@ check "the workload was counted (op_w $(jq .osd.op_w <<<"$after") > 3, op_r, op_
 check_eq "only osd.$ID is shown (--osd)" \
 	"$(jq -s "[.[] | select(.type==\"hist\" and .osd!=$ID)] | length" "$WORK/tout")" 0
 
+# --- -p of an OSD that becomes unreadable while traced (EACCES at the
+# second rescan, test build): exit 1 and one line naming the pid and the
+# cause (issue 24: it came back as a bare -errno, and osdhist exited 1
+# printing nothing)
+OSDHIST_TEST_PID_ERRNO=EACCES:2 timeout 30 "$TESTHOOKS" -p "$(osd_pid "$ID")" 3600 \
+	>"$WORK/aout" 2>"$WORK/aerr"
+rc=$?
+grep -v "attached to ceph-osd" "$WORK/aerr" >"$WORK/aerr2"
+echo "# -p, EACCES: rc $rc, stderr: $(cat "$WORK/aerr2")"
+check_eq "-p, unreadable while traced: exit 1" "$rc" 1
+check_eq "-p, unreadable while traced: one line on stderr besides the attach" \
+	"$(wc -l <"$WORK/aerr2")" 1
+check "-p, unreadable while traced: it names the pid and the cause" \
+	grep -q "^osdhist: cannot inspect pid $(osd_pid "$ID") (-p) any more: Permission denied$" "$WORK/aerr2"
+
 # --- a kernel from 6.1 to 6.5 (simulated): it loads, with perf-event
 # uprobes, since uprobe_multi links need 6.6; 6.6 itself gets links.
 OPID=$(osd_pid "$ID")
