@@ -17,9 +17,30 @@
 #include "osdhist.skel.h"
 #include "procs.h"
 #include "stats.h"
+#include "testhooks.h"
 #include "tracer.h"
 
-#define DEAD_KEYS_MAX 4096
+/* Room to note the keys of exited processes of a map this snapshot: as
+ * many as the map can hold, so every one is retired at once.  Should there
+ * be less room (out of memory; the test build's OSDHIST_TEST_DEAD_KEYS), a
+ * dead key that finds none is read as live, neither retired nor deleted:
+ * the next snapshot retires it, and it is counted once either way (folded
+ * into `retired` and then not deleted, it was counted again).  Its process
+ * stays in the proc table until then, for its OSD id. */
+static size_t dead_room(void **buf, size_t *cap, const struct bpf_map *map, size_t elem)
+{
+	size_t want = bpf_map__max_entries(map);
+
+	if (want > *cap) {
+		void *n = realloc(*buf, want * elem);
+
+		if (n) {
+			*buf = n;
+			*cap = want;
+		}
+	}
+	return testhook_dead_keys(*cap);
+}
 
 static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
 				    __u8 cls, __u8 optype, __u8 phase)
@@ -91,13 +112,16 @@ static int osd_of_key(struct tracer *t, __u32 tgid, bool *alive)
 
 /* One histogram map; phase0 is the phase of its values' h[0]. */
 static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
-			 __u64 *nkeys)
+			 __u64 *nkeys, size_t *deferred)
 {
 	int fd = bpf_map__fd(map);
-	static struct hist_key dead[DEAD_KEYS_MAX];
+	static struct hist_key *dead;
+	static size_t dead_cap;
+	size_t room = dead_room((void **)&dead, &dead_cap, map, sizeof(*dead));
 	static struct hist_pair val;
 	struct hist_key key, next, *prev = NULL;
-	int ndead = 0, err;
+	size_t ndead = 0;
+	int err;
 
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		bool alive;
@@ -114,6 +138,10 @@ static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
 				val.h[p].count += val.h[p].buckets[b];
 		}
 		osd = osd_of_key(t, key.tgid, &alive);
+		if (!alive && ndead >= room) {	/* no room: retired next time */
+			alive = true;
+			(*deferred)++;
+		}
 		if (osd == -1 && !alive && phase0 == PHASE_TOTAL &&
 		    (key.optype == OPTYPE_ALL || !t->opt->pool))
 			t->unknown_ops += val.h[0].count;
@@ -122,25 +150,25 @@ static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
 			if (err)
 				return err;
 		}
-		if (!alive && ndead < DEAD_KEYS_MAX)
+		if (!alive)
 			dead[ndead++] = key;
 	}
-	for (int i = 0; i < ndead; i++)
+	for (size_t i = 0; i < ndead; i++)
 		bpf_map_delete_elem(fd, &dead[i]);
 	*nkeys -= ndead;
 	return 0;
 }
 
-static int read_hists(struct tracer *t, __u64 nkeys[NR_KEYMAPS])
+static int read_hists(struct tracer *t, __u64 nkeys[NR_KEYMAPS], size_t *deferred)
 {
 	int err;
 
 	for (int i = 0; i < t->nseries; i++)
 		memset(&t->series[i].live, 0, sizeof(t->series[i].live));
-	err = read_hist_map(t, t->skel->maps.hists, PHASE_TOTAL, &nkeys[KM_HISTS]);
+	err = read_hist_map(t, t->skel->maps.hists, PHASE_TOTAL, &nkeys[KM_HISTS], deferred);
 	if (!err)
 		err = read_hist_map(t, t->skel->maps.phase_hists, PHASE_EXECUTE,
-				    &nkeys[KM_PHASE_HISTS]);
+				    &nkeys[KM_PHASE_HISTS], deferred);
 	return err;
 }
 
@@ -177,13 +205,16 @@ static void opc_add(struct op_counts *dst, const struct op_counts *src)
 
 /* The op-code counters, per OSD; those of exited processes are retired,
  * then deleted, as for the histograms. */
-static int read_opcounts(struct tracer *t, __u64 *nkeys)
+static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 {
 	int fd = bpf_map__fd(t->skel->maps.opcounts);
-	static __u32 dead[DEAD_KEYS_MAX];
+	static __u32 *dead;
+	static size_t dead_cap;
+	size_t room = dead_room((void **)&dead, &dead_cap, t->skel->maps.opcounts,
+				sizeof(*dead));
 	__u32 key, next, *prev = NULL;
 	static struct op_counts val;
-	int ndead = 0;
+	size_t ndead = 0;
 
 	for (int i = 0; i < t->nopc; i++)
 		memset(&t->opc[i].live, 0, sizeof(t->opc[i].live));
@@ -198,14 +229,18 @@ static int read_opcounts(struct tracer *t, __u64 *nkeys)
 			continue;
 		(*nkeys)++;
 		osd = osd_of_key(t, key, &alive);
+		if (!alive && ndead >= room) {	/* no room: retired next time */
+			alive = true;
+			(*deferred)++;
+		}
 		a = opc_of(t, osd);
 		if (!a)
 			return -ENOMEM;
 		opc_add(alive ? &a->live : &a->retired, &val);
-		if (!alive && ndead < DEAD_KEYS_MAX)
+		if (!alive)
 			dead[ndead++] = key;
 	}
-	for (int i = 0; i < ndead; i++)
+	for (size_t i = 0; i < ndead; i++)
 		bpf_map_delete_elem(fd, &dead[i]);
 	*nkeys -= ndead;
 	return 0;
@@ -299,12 +334,13 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 		t->skel->maps.hists, t->skel->maps.phase_hists, t->skel->maps.opcounts,
 	};
 	__u64 nkeys[NR_KEYMAPS] = { 0 };
+	size_t deferred = 0;
 	struct timespec now;
 	int err;
 
-	err = read_hists(t, nkeys);
+	err = read_hists(t, nkeys, &deferred);
 	if (!err)
-		err = read_opcounts(t, &nkeys[KM_OPCOUNTS]);
+		err = read_opcounts(t, &nkeys[KM_OPCOUNTS], &deferred);
 	if (err)
 		return err;
 	memset(h, 0, sizeof(*h));
@@ -321,8 +357,10 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	sampler_health(&t->smp, h);
 	h->unknown_ops = t->unknown_ops;
 	h->binaries = binaries_traced(&t->bins);
-	/* processes that exited have had their keys retired: forget them */
-	proc_table_forget_exited(&t->procs);
+	/* processes that exited have had their keys retired: forget them,
+	 * unless some keys wait for the next snapshot (they need the OSD id) */
+	if (!deferred)
+		proc_table_forget_exited(&t->procs);
 	proc_table_health(&t->procs, h);
 
 	for (int i = 0; i < t->nseries; i++) {

@@ -94,6 +94,18 @@ int testhook_pid_errno(int real)
 			return -errs[i].err;
 	return real;
 }
+
+size_t testhook_dead_keys(size_t real)
+{
+	const char *spec = getenv("OSDHIST_TEST_DEAD_KEYS");
+	char *end;
+	unsigned long n;
+
+	if (!spec || !*spec)
+		return real;
+	n = strtoul(spec, &end, 10);
+	return *end || n > real ? real : n;
+}
 #else
 void testhook_offsets(struct osd_offsets *o)
 {
@@ -111,6 +123,11 @@ __u32 testhook_mark_ways(__u32 real)
 }
 
 int testhook_pid_errno(int real)
+{
+	return real;
+}
+
+size_t testhook_dead_keys(size_t real)
 {
 	return real;
 }

@@ -2,6 +2,7 @@
 #ifndef OSDHIST_TESTHOOKS_H
 #define OSDHIST_TESTHOOKS_H
 
+#include <stddef.h>
 #include <linux/types.h>
 #include "osdhist.h"
 
@@ -39,5 +40,12 @@ __u32 testhook_mark_ways(__u32 real);
  * it proves that osdhist then says why in one line.  Not said on stderr.
  */
 int testhook_pid_errno(int real);
+
+/*
+ * OSDHIST_TEST_DEAD_KEYS=N retires at most N keys of exited processes per
+ * map and snapshot (normally every one: as many as the map holds), to test
+ * that a key left for the next snapshot is counted once.  Not said.
+ */
+size_t testhook_dead_keys(size_t real);
 
 #endif

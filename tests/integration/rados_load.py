@@ -3,6 +3,9 @@
 
   rados_load.py put N              write objects canary.0 .. canary.N-1
   rados_load.py writes TAG N       write N new objects canary.TAG.0 .. N-1
+  rados_load.py mixed TAG N        the same, then stat each, then take and
+                                   drop an exclusive lock on each (class
+                                   calls lock.lock, lock.unlock: op_rw)
   rados_load.py canary N OPS       stat canary.0 .. canary.N-1 in turn, OPS times
   rados_load.py canary N --secs S  the same for S seconds
   rados_load.py flood SECS DEPTH   stat missing objects for SECS seconds,
@@ -96,7 +99,7 @@ def flood(ioctx, secs, depth):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("put", "writes", "canary", "flood", "paced"):
+    if len(argv) < 3 or argv[1] not in ("put", "writes", "mixed", "canary", "flood", "paced"):
         sys.exit(__doc__)
     cluster, ioctx = connect()
     try:
@@ -106,6 +109,16 @@ def main(argv):
             for i in range(int(argv[3])):
                 ioctx.write_full(f"canary.{argv[2]}.{i}", b"x")
             out = f"ops {argv[3]}"
+        elif argv[1] == "mixed":
+            objs = [f"canary.{argv[2]}.{i}" for i in range(int(argv[3]))]
+            for o in objs:
+                ioctx.write_full(o, b"x")
+            for o in objs:
+                ioctx.stat(o)
+            for o in objs:
+                ioctx.lock_exclusive(o, "l", "c")
+                ioctx.unlock(o, "l", "c")
+            out = f"ops {4 * len(objs)}"
         elif argv[1] == "canary" and argv[3:4] == ["--secs"]:
             out = canary(ioctx, int(argv[2]), secs=float(argv[4]))
         elif argv[1] == "canary":
