@@ -194,12 +194,12 @@ $(STATIC): $(ST_OBJS)
 
 # The RPM (dist/osdhist.spec): the static binary and the files the .deb
 # holds, at the same paths, built with Debian's rpmbuild in this tree.
-RPM_VERSION = $(shell sed -n '1s/^osdhist (\([^)]*\)).*/\1/p' debian/changelog)
+RPM_VERSION = $(shell dpkg-parsechangelog -S Version)
 rpm: $(STATIC)
 	@command -v rpmbuild >/dev/null || { echo "make rpm: rpmbuild missing:" \
 		"apt-get install rpm (or run 'sudo scripts/setup.sh')" >&2; exit 1; }
 	rpmbuild -bb --build-in-place --define "_topdir $(CURDIR)/$(OUT)/rpm" \
-		--define "version $(RPM_VERSION)" dist/osdhist.spec
+		--define "osdhist_version $(RPM_VERSION)" dist/osdhist.spec
 	cp $(OUT)/rpm/RPMS/x86_64/osdhist-$(RPM_VERSION)-*.x86_64.rpm $(OUT)/
 
 # The targets below install what they need first (scripts/setup.sh), then
