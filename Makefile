@@ -175,11 +175,31 @@ $(MHD_DIR)/src/configure: | $(OUT) static-deps
 	dpkg-source -x $(MHD_DIR)/dl/libmicrohttpd_*.dsc $(MHD_DIR)/src
 	sed -n 's/^Version: //p' $(MHD_DIR)/dl/libmicrohttpd_*.dsc > $(MHD_DIR)/VERSION
 
+# MHD_CACHE=DIR (the tests: /var/cache/osdhist/mhd) keeps the built library
+# and header in DIR/KEY, KEY a hash of the .dsc, the configure options, the
+# flags (less the build path's prefix maps) and the compiler: its configure
+# is most of the time of make static.  Empty (the default): nothing is kept
+# outside build/.
+MHD_CACHE   ?=
+MHD_KEYFLAGS = $(filter-out -ffile-prefix-map=% -fdebug-prefix-map=%,$(BASE_CFLAGS))
 $(MHD_LIB): $(MHD_DIR)/src/configure
-	cd $(MHD_DIR)/src && ./configure -q --prefix=$(abspath $(MHD_DIR)) $(MHD_CONFIG) \
-		CC="$(CC)" CFLAGS="$(BASE_CFLAGS)" > ../configure.log
-	$(MAKE) -s -C $(MHD_DIR)/src/src/microhttpd install > $(MHD_DIR)/make.log
-	$(MAKE) -s -C $(MHD_DIR)/src/src/include install >> $(MHD_DIR)/make.log
+	@key=$$({ cat $(MHD_DIR)/dl/libmicrohttpd_*.dsc; echo '$(MHD_CONFIG) $(MHD_KEYFLAGS)'; \
+		$(CC) --version; } | sha256sum | cut -c1-16); \
+	if [ -n "$(MHD_CACHE)" ] && [ -f "$(MHD_CACHE)/$$key/lib/libmicrohttpd.a" ]; then \
+		echo "make static: libmicrohttpd $$(cat $(MHD_DIR)/VERSION) from $(MHD_CACHE)/$$key"; \
+		cp -r "$(MHD_CACHE)/$$key/lib" "$(MHD_CACHE)/$$key/include" $(MHD_DIR)/; \
+	else \
+		echo "make static: building libmicrohttpd $$(cat $(MHD_DIR)/VERSION) (log: $(MHD_DIR)/*.log)"; \
+		(cd $(MHD_DIR)/src && ./configure -q --prefix=$(abspath $(MHD_DIR)) $(MHD_CONFIG) \
+			CC="$(CC)" CFLAGS="$(BASE_CFLAGS)") > $(MHD_DIR)/configure.log && \
+		$(MAKE) -s -C $(MHD_DIR)/src/src/microhttpd install > $(MHD_DIR)/make.log && \
+		$(MAKE) -s -C $(MHD_DIR)/src/src/include install >> $(MHD_DIR)/make.log || exit 1; \
+		if [ -n "$(MHD_CACHE)" ] && mkdir -p "$(MHD_CACHE)" && \
+		   t=$$(mktemp -d "$(MHD_CACHE)/.new.XXXXXX"); then \
+			cp -r $(MHD_DIR)/lib $(MHD_DIR)/include "$$t/" && \
+			mv -T "$$t" "$(MHD_CACHE)/$$key" 2>/dev/null || rm -rf "$$t"; \
+		fi; \
+	fi
 
 $(OUT)/static/%.o: loader/%.c $(wildcard loader/*.h) $(wildcard maps/*.h) $(OUT)/osdhist.skel.h $(MHD_LIB)
 	@mkdir -p $(OUT)/static

@@ -29,8 +29,11 @@ mkdir "$B/src"
 (cd "$LIB_ROOT" && git ls-files -co --exclude-standard -z | tar --null -cf - -T -) |
 	tar -xf - -C "$B/src"
 before=$(cd "$LIB_ROOT" && git status --porcelain --ignored | sort)
-(cd "$B/src" && dpkg-buildpackage -b -us -uc) >"$B/build.log" 2>&1
+# make static keeps its libmicrohttpd build here (MHD_CACHE, see Makefile)
+(cd "$B/src" && MHD_CACHE=${OSDHIST_MHD_CACHE:-/var/cache/osdhist/mhd} \
+	dpkg-buildpackage -b -us -uc) >"$B/build.log" 2>&1
 rc=$?
+grep '^make static: ' "$B/build.log" | sed 's/^/# /'
 check_eq "dpkg-buildpackage -b -us -uc: exit 0" "$rc" 0
 [ "$rc" = 0 ] || tail -30 "$B/build.log" | sed 's/^/    /'
 deb=$(ls "$B"/osdhist_*_amd64.deb 2>/dev/null)
