@@ -28,6 +28,8 @@ BUILD_LIBS += libmicrohttpd:libmicrohttpd-dev
 # perf dump answers (loader/asok.c)
 BUILD_LIBS += capstone:libcapstone-dev json-c:libjson-c-dev
 BUILD_PCS   = $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
+# what build-deps checks: the static build brings its own libmicrohttpd
+DEPS_LIBS   = $(BUILD_LIBS)
 # '=': expanded when used, so a make that only cleans never runs pkg-config
 PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(BUILD_PCS) 2>/dev/null)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs $(BUILD_PCS) 2>/dev/null)
@@ -64,7 +66,7 @@ build-deps:
 		command -v $${t%%:*} >/dev/null 2>&1 || miss="$$miss $${t##*:}"; \
 	done; \
 	if command -v $(PKG_CONFIG) >/dev/null 2>&1; then \
-		for l in $(BUILD_LIBS); do \
+		for l in $(DEPS_LIBS); do \
 			$(PKG_CONFIG) --exists $${l%%:*} || miss="$$miss $${l##*:}"; \
 		done; \
 		if $(PKG_CONFIG) --exists libbpf && \
@@ -150,6 +152,7 @@ ST_LDLIBS    = $(MHD_LIB) $(shell $(PKG_CONFIG) --static --libs $(STATIC_PCS) 2>
 ST_OBJS     := $(LOADER_SRCS:loader/%.c=$(OUT)/static/%.o)
 
 static: $(STATIC)
+static rpm $(STATIC): DEPS_LIBS = $(filter-out libmicrohttpd:%,$(BUILD_LIBS))
 
 # what the static build needs beyond the build dependencies: the .a files
 # (libc6-dev's libc.a among them) and the tools that fetch and unpack a
