@@ -169,13 +169,14 @@ static-deps: build-deps
 
 $(MHD_DIR)/src/configure: | $(OUT) static-deps
 	rm -rf $(MHD_DIR) && mkdir -p $(MHD_DIR)/dl
-	@if [ -n "$(MHD_DSC)" ]; then cp $(dir $(MHD_DSC))libmicrohttpd_* $(MHD_DIR)/dl/; \
+	@if [ -n "$(MHD_DSC)" ]; then \
+		cp "$(MHD_DSC)" $(MHD_DIR)/dl/ && dpkg-source -x "$(MHD_DSC)" $(MHD_DIR)/src; \
 	else (cd $(MHD_DIR)/dl && apt-get source --download-only -q \
 		libmicrohttpd$(if $(MHD_VERSION),=$(MHD_VERSION))) || { echo "make static:" \
 		"apt-get source libmicrohttpd failed: it needs a deb-src line (scripts/setup.sh" \
 		"adds one for bookworm), or give MHD_DSC=path/to/libmicrohttpd_VERSION.dsc" >&2; \
-		exit 1; }; fi
-	dpkg-source -x $(MHD_DIR)/dl/libmicrohttpd_*.dsc $(MHD_DIR)/src
+		exit 1; }; \
+		dpkg-source -x $(MHD_DIR)/dl/libmicrohttpd_*.dsc $(MHD_DIR)/src; fi
 	sed -n 's/^Version: //p' $(MHD_DIR)/dl/libmicrohttpd_*.dsc > $(MHD_DIR)/VERSION
 
 # MHD_CACHE=DIR (the tests: /var/cache/osdhist/mhd) keeps the built library
