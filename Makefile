@@ -13,6 +13,9 @@ BPF_CFLAGS ?=
 BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 PKG_CONFIG ?= pkg-config
 CFLAGS   ?= -O2 -g
+# the flags as given, before ours: libmicrohttpd's own build (make static)
+# gets these, not our -std=c11 -Werror
+BASE_CFLAGS := $(CFLAGS)
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
 CPPFLAGS += -Ibuild -Imaps -Iloader
 LDFLAGS  ?=
@@ -25,6 +28,8 @@ BUILD_LIBS += libmicrohttpd:libmicrohttpd-dev
 # perf dump answers (loader/asok.c)
 BUILD_LIBS += capstone:libcapstone-dev json-c:libjson-c-dev
 BUILD_PCS   = $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
+# what build-deps checks: the static build brings its own libmicrohttpd
+DEPS_LIBS   = $(BUILD_LIBS)
 # '=': expanded when used, so a make that only cleans never runs pkg-config
 PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(BUILD_PCS) 2>/dev/null)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs $(BUILD_PCS) 2>/dev/null)
@@ -44,7 +49,7 @@ LIB_SRCS    := $(filter-out loader/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps build-deps clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate install fuzz
+.PHONY: all deps build-deps static-deps static rpm clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate install fuzz
 
 all: osdhist
 
@@ -61,7 +66,7 @@ build-deps:
 		command -v $${t%%:*} >/dev/null 2>&1 || miss="$$miss $${t##*:}"; \
 	done; \
 	if command -v $(PKG_CONFIG) >/dev/null 2>&1; then \
-		for l in $(BUILD_LIBS); do \
+		for l in $(DEPS_LIBS); do \
 			$(PKG_CONFIG) --exists $${l%%:*} || miss="$$miss $${l##*:}"; \
 		done; \
 		if $(PKG_CONFIG) --exists libbpf && \
@@ -116,6 +121,110 @@ $(OUT)/unit_tests: $(UNIT_SRCS) $(LIB_OBJS)
 		"libcmocka-dev (apt-get install libcmocka-dev)" >&2; exit 1; }
 	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit $(UNIT_SRCS) $(LIB_OBJS) \
 		$(LDLIBS) -lcmocka -o $@
+
+# --- make static: build/osdhist-static, one binary for every glibc --------
+# Linked -static-pie (PIE and ASLR kept, no interpreter, no NEEDED): the
+# .deb and the RPM ship it as /usr/bin/osdhist, so one build installs on
+# Debian 12, 13 and unstable alike (issues 22 and 27).  Debian ships .a files
+# for libbpf, libelf, zlib, capstone and json-c, but its libmicrohttpd.a
+# needs gnutls, whose static link needs p11-kit, which has no .a.  So the
+# static build makes its own libmicrohttpd, without HTTPS (osdhist serves
+# plain HTTP only): from Debian's own source package (apt-get source, which
+# checks it against the signed Sources index; needs a deb-src line, which
+# scripts/setup.sh adds), Debian's patches applied, into build/mhd/.
+# MHD_VERSION=V picks a version; MHD_DSC=path/to/libmicrohttpd_V.dsc
+# builds offline from source already downloaded.  The loader is compiled
+# again into build/static/ against that library's header.
+STATIC      := $(OUT)/osdhist-static
+MHD_DIR     := $(OUT)/mhd
+MHD_LIB     := $(MHD_DIR)/lib/libmicrohttpd.a
+MHD_VERSION ?=
+MHD_DSC     ?=
+# no HTTPS, and nothing else osdhist does not call (no POST parsing, no
+# auth, no upgrade): less code reachable from the network, as root
+MHD_CONFIG  := --enable-static --disable-shared --with-pic --disable-https \
+	--without-gnutls --disable-postprocessor --disable-bauth --disable-dauth \
+	--disable-httpupgrade --disable-doc --disable-examples --disable-curl \
+	--disable-nls --disable-dependency-tracking
+STATIC_PCS  := libbpf libelf zlib capstone json-c
+ST_CFLAGS    = -I$(MHD_DIR)/include $(shell $(PKG_CONFIG) --cflags $(STATIC_PCS) 2>/dev/null)
+ST_LDLIBS    = $(MHD_LIB) $(shell $(PKG_CONFIG) --static --libs $(STATIC_PCS) 2>/dev/null) -lm
+ST_OBJS     := $(LOADER_SRCS:loader/%.c=$(OUT)/static/%.o)
+
+static: $(STATIC)
+static rpm $(STATIC): DEPS_LIBS = $(filter-out libmicrohttpd:%,$(BUILD_LIBS))
+
+# what the static build needs beyond the build dependencies: the .a files
+# (libc6-dev's libc.a among them) and the tools that fetch and unpack a
+# Debian source package
+static-deps: build-deps
+	@miss=""; \
+	for a in libc.a:libc6-dev libbpf.a:libbpf-dev libelf.a:libelf-dev libz.a:zlib1g-dev \
+		libcapstone.a:libcapstone-dev libjson-c.a:libjson-c-dev; do \
+		$(CC) -print-file-name=$${a%%:*} | grep -q / || miss="$$miss $${a##*:}"; \
+	done; \
+	command -v dpkg-source >/dev/null || miss="$$miss dpkg-dev"; \
+	[ -z "$$miss" ] || { echo "make static: missing static libraries or tools:$$miss;" \
+		"install them (apt-get install$$miss) or run 'sudo scripts/setup.sh'" >&2; exit 1; }
+
+$(MHD_DIR)/src/configure: | $(OUT) static-deps
+	rm -rf $(MHD_DIR) && mkdir -p $(MHD_DIR)/dl
+	@if [ -n "$(MHD_DSC)" ]; then \
+		cp "$(MHD_DSC)" $(MHD_DIR)/dl/ && dpkg-source -x "$(MHD_DSC)" $(MHD_DIR)/src; \
+	else (cd $(MHD_DIR)/dl && apt-get source --download-only -q \
+		libmicrohttpd$(if $(MHD_VERSION),=$(MHD_VERSION))) || { echo "make static:" \
+		"apt-get source libmicrohttpd failed: it needs a deb-src line (scripts/setup.sh" \
+		"adds one for bookworm), or give MHD_DSC=path/to/libmicrohttpd_VERSION.dsc" >&2; \
+		exit 1; }; \
+		dpkg-source -x $(MHD_DIR)/dl/libmicrohttpd_*.dsc $(MHD_DIR)/src; fi
+	sed -n 's/^Version: //p' $(MHD_DIR)/dl/libmicrohttpd_*.dsc > $(MHD_DIR)/VERSION
+
+# MHD_CACHE=DIR (the tests: /var/cache/osdhist/mhd) keeps the built library
+# and header in DIR/KEY, KEY a hash of the .dsc, the configure options, the
+# flags (less the build path's prefix maps) and the compiler: its configure
+# is most of the time of make static.  Empty (the default): nothing is kept
+# outside build/.
+MHD_CACHE   ?=
+MHD_KEYFLAGS = $(filter-out -ffile-prefix-map=% -fdebug-prefix-map=%,$(BASE_CFLAGS))
+$(MHD_LIB): $(MHD_DIR)/src/configure
+	@key=$$({ cat $(MHD_DIR)/dl/libmicrohttpd_*.dsc; echo '$(MHD_CONFIG) $(MHD_KEYFLAGS)'; \
+		$(CC) --version; } | sha256sum | cut -c1-16); \
+	if [ -n "$(MHD_CACHE)" ] && [ -f "$(MHD_CACHE)/$$key/lib/libmicrohttpd.a" ]; then \
+		echo "make static: libmicrohttpd $$(cat $(MHD_DIR)/VERSION) from $(MHD_CACHE)/$$key"; \
+		cp -r "$(MHD_CACHE)/$$key/lib" "$(MHD_CACHE)/$$key/include" $(MHD_DIR)/; \
+	else \
+		echo "make static: building libmicrohttpd $$(cat $(MHD_DIR)/VERSION) (log: $(MHD_DIR)/*.log)"; \
+		(cd $(MHD_DIR)/src && ./configure -q --prefix=$(abspath $(MHD_DIR)) $(MHD_CONFIG) \
+			CC="$(CC)" CFLAGS="$(BASE_CFLAGS)") > $(MHD_DIR)/configure.log && \
+		$(MAKE) -s -C $(MHD_DIR)/src/src/microhttpd install > $(MHD_DIR)/make.log && \
+		$(MAKE) -s -C $(MHD_DIR)/src/src/include install >> $(MHD_DIR)/make.log || exit 1; \
+		if [ -n "$(MHD_CACHE)" ] && mkdir -p "$(MHD_CACHE)" && \
+		   t=$$(mktemp -d "$(MHD_CACHE)/.new.XXXXXX"); then \
+			cp -r $(MHD_DIR)/lib $(MHD_DIR)/include "$$t/" && \
+			mv -T "$$t" "$(MHD_CACHE)/$$key" 2>/dev/null || rm -rf "$$t"; \
+		fi; \
+	fi
+
+$(OUT)/static/%.o: loader/%.c $(wildcard loader/*.h) $(wildcard maps/*.h) $(OUT)/osdhist.skel.h $(MHD_LIB)
+	@mkdir -p $(OUT)/static
+	$(CC) $(CPPFLAGS) $(ST_CFLAGS) $(CFLAGS) -fPIE -c $< -o $@
+
+# glibc warns that getaddrinfo in a static binary needs its NSS modules at
+# run time: files and dns are built into the static libc; only an
+# nsswitch.conf "hosts:" module beyond those (myhostname, resolve...) would
+# not resolve a --prometheus ADDR name.  A numeric ADDR never needs one.
+$(STATIC): $(ST_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -static-pie $^ $(ST_LDLIBS) -o $@
+
+# The RPM (dist/osdhist.spec): the static binary and the files the .deb
+# holds, at the same paths, built with Debian's rpmbuild in this tree.
+RPM_VERSION = $(shell dpkg-parsechangelog -S Version)
+rpm: $(STATIC)
+	@command -v rpmbuild >/dev/null || { echo "make rpm: rpmbuild missing:" \
+		"apt-get install rpm (or run 'sudo scripts/setup.sh')" >&2; exit 1; }
+	rpmbuild -bb --build-in-place --define "_topdir $(CURDIR)/$(OUT)/rpm" \
+		--define "osdhist_version $(RPM_VERSION)" dist/osdhist.spec
+	cp $(OUT)/rpm/RPMS/x86_64/osdhist-$(RPM_VERSION)-*.x86_64.rpm $(OUT)/
 
 # The targets below install what they need first (scripts/setup.sh), then
 # build in a second make, so the build sees what setup.sh just installed.
@@ -190,8 +299,11 @@ bench-alloc: deps
 # The unit's ExecStart names the installed binary: generated from
 # dist/osdhist.service.in with BINDIR substituted.  The Grafana dashboard
 # and the Prometheus rules go to DATADIR, to be copied or linked from there.
-install: osdhist
-	install -D -m 0755 osdhist $(DESTDIR)$(BINDIR)/osdhist
+# INSTALL_BIN=build/osdhist-static installs the static binary instead
+# (debian/rules and dist/osdhist.spec do).
+INSTALL_BIN ?= osdhist
+install: $(INSTALL_BIN)
+	install -D -m 0755 $(INSTALL_BIN) $(DESTDIR)$(BINDIR)/osdhist
 	install -d $(DESTDIR)$(UNITDIR)
 	sed 's|@BINDIR@|$(BINDIR)|g' dist/osdhist.service.in > $(DESTDIR)$(UNITDIR)/osdhist.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/osdhist.service

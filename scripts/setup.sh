@@ -7,6 +7,11 @@
 # libbpf-dev and bpftool come from bookworm-backports, Debian's own channel:
 # bookworm's libbpf 1.1.2 cannot create uprobe_multi links (libbpf >= 1.3);
 # 1.4 is what the Makefile and debian/control ask for, and what is tested.
+#
+# `make static` (and so the .deb and the RPM) builds libmicrohttpd from
+# Debian's source package with apt-get source: that needs a deb-src line,
+# added here for bookworm if apt knows no source of libmicrohttpd yet.
+# rpm and rpmlint are for `make rpm` and test_static.
 set -eu
 
 PKGS="make gcc clang llvm libelf-dev zlib1g-dev pkg-config libcapstone-dev
@@ -14,9 +19,11 @@ libcmocka-dev ceph-mon ceph-osd ceph-mgr ceph-common python3-rados jq
 libcap2-bin util-linux procps iproute2 bpftrace debootstrap debian-archive-keyring
 dwarves libmicrohttpd-dev libjson-c-dev prometheus curl systemd man-db groff-base
 python3-yaml debhelper devscripts dpkg-dev fakeroot lintian
-libclang-rt-14-dev python3 libdw-dev ceph-osd-dbg time"
+libclang-rt-14-dev python3 libdw-dev ceph-osd-dbg time libc6-dev file binutils
+rpm rpmlint"
 BPO_PKGS="libbpf-dev bpftool"
 BPO_LIST=/etc/apt/sources.list.d/osdhist-bookworm-backports.sources
+SRC_LIST=/etc/apt/sources.list.d/osdhist-bookworm-src.sources
 
 installed() {	# installed PKG [MIN_VERSION]
 	v=$(dpkg-query -W -f='${db:Status-Status} ${Version}' "$1" 2>/dev/null || true)
@@ -30,13 +37,17 @@ for p in $PKGS; do
 done
 installed libbpf-dev 1:1.4 || bpo_missing="$bpo_missing libbpf-dev"
 installed bpftool 7.3 || bpo_missing="$bpo_missing bpftool"
-[ -z "$missing$bpo_missing" ] && exit 0
+# apt-cache showsrc reads only the local lists: no network when present
+src_missing=""
+apt-cache showsrc libmicrohttpd 2>/dev/null | grep -q '^Package: libmicrohttpd$' ||
+	src_missing=" (deb-src for libmicrohttpd)"
+[ -z "$missing$bpo_missing$src_missing" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
-	echo "setup: missing packages:$missing$bpo_missing; run 'sudo scripts/setup.sh' (needs root for apt-get)" >&2
+	echo "setup: missing packages:$missing$bpo_missing$src_missing; run 'sudo scripts/setup.sh' (needs root for apt-get)" >&2
 	exit 1
 fi
-echo "setup: installing$missing$bpo_missing" >&2
+echo "setup: installing$missing$bpo_missing$src_missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 if [ -n "$bpo_missing" ] && ! grep -qs bookworm-backports /etc/apt/sources.list \
 	/etc/apt/sources.list.d/*; then
@@ -44,6 +55,15 @@ if [ -n "$bpo_missing" ] && ! grep -qs bookworm-backports /etc/apt/sources.list 
 Types: deb
 URIs: http://deb.debian.org/debian
 Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+fi
+if [ -n "$src_missing" ] && [ ! -e "$SRC_LIST" ]; then
+	cat > "$SRC_LIST" <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC

@@ -277,3 +277,49 @@ start_prometheus() {	# on a random free port; tries again if it was taken meanwh
 	tail -5 "$W/prometheus.log" >&2
 	return 1
 }
+
+# --- throwaway writable views of a chroot -------------------------------------
+# ov_up NAME LOWER     an overlayfs view of the chroot LOWER (never written:
+#                      every change lands in an upper dir in a temp dir),
+#                      with /proc mounted, in a private mount namespace that
+#                      a background process holds (nothing is mounted on the
+#                      host; killing the holder unmounts everything).  Sets
+#                      OV_PID and OV_ROOT (the view's path inside that
+#                      namespace).  One view at a time; 1 if it failed.
+# ov_ns CMD...         CMD in the view's mount namespace (host paths, and
+#                      the view at $OV_ROOT), e.g. ov_ns cp F "$OV_ROOT/tmp/".
+# ov_run CMD...        CMD chrooted in the view, clean environment.
+# ov_down              kill the holder (unmounts) and remove the view.
+ov_up() { # NAME LOWER
+    local d
+    lib_mktemp d -d || return 1
+    mkdir "$d/upper" "$d/work" "$d/root"
+    unshare -m --propagation private sh -c '
+        d=$1 lower=$2
+        mount -t overlay overlay -o "lowerdir=$lower,upperdir=$d/upper,workdir=$d/work" "$d/root" &&
+        mount -t proc proc "$d/root/proc" && echo up >"$d/ready" && exec sleep infinity' \
+        sh "$d" "$2" 2>"$d/err" &
+    OV_PID=$! OV_ROOT=$d/root OV_DIR=$d
+    for _ in $(seq 100); do
+        [ -e "$d/ready" ] && return 0
+        kill -0 "$OV_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "lib.sh: no overlay view of $2 ($1): $(cat "$d/err")" >&2
+    return 1
+}
+
+ov_ns() { nsenter -t "$OV_PID" -m "$@"; }
+
+ov_run() {
+    nsenter -t "$OV_PID" -m chroot "$OV_ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+        LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+ov_down() {
+    [ -n "${OV_PID:-}" ] || return 0
+    kill "$OV_PID" 2>/dev/null
+    wait "$OV_PID" 2>/dev/null
+    rm -rf -- "$OV_DIR"
+    OV_PID=
+}

@@ -1,0 +1,131 @@
+#!/bin/bash
+# Issue 22 (packaging): `make static` builds build/osdhist-static, a
+# static-pie binary that needs no file of the system it runs on: copied
+# alone into an empty directory and run chrooted there (only /proc, /sys,
+# bpffs and tracefs mounted, in a private mount namespace), it answers
+# --version and --inspects a copied ceph-osd; it does the same in the
+# trixie and sid release chroots on their own ceph-osd.  `make rpm` packs
+# it with the .deb's files at the .deb's paths; rpm installs the package
+# into a scratch root (--nodeps: the root has no rpm database of a system),
+# where the installed binary runs; rpmlint reports no error.  No cluster.
+# libmicrohttpd's build (its configure: 1-3 min here) is kept in
+# $OSDHIST_MHD_CACHE (default /var/cache/osdhist/mhd, make static's
+# MHD_CACHE), keyed by its source, options, flags and compiler.
+# packages: make gcc libc6-dev dpkg-dev file binutils rpm rpmlint util-linux
+. "$(dirname "$0")/../lib.sh"
+
+BIN=$LIB_ROOT/build/osdhist-static
+version="osdhist $(cd "$LIB_ROOT" && dpkg-parsechangelog -S Version)"
+MHD_CACHE=${OSDHIST_MHD_CACHE:-/var/cache/osdhist/mhd}
+lib_mktemp B -d
+
+t0=$SECONDS
+make -C "$LIB_ROOT" static MHD_CACHE="$MHD_CACHE" >"$B/make.log" 2>&1
+rc=$?
+grep '^make static: ' "$B/make.log" | sed 's/^/# /'
+check_eq "make static: exit 0 ($((SECONDS - t0)) s)" "$rc" 0
+[ "$rc" = 0 ] || tail -20 "$B/make.log" | sed 's/^/    /'
+check "it made build/osdhist-static" [ -x "$BIN" ]
+[ -x "$BIN" ] || finish
+check "'file' says static-pie linked ($(file -b "$BIN" | cut -d, -f1-5))" \
+	grep -q 'static-pie linked' <<<"$(file -b "$BIN")"
+check "no program interpreter, no NEEDED library (readelf)" \
+	bash -c "! readelf -lW '$BIN' | grep -q 'Requesting program interpreter' &&
+		! readelf -dW '$BIN' | grep -q NEEDED"
+check "its libmicrohttpd has no HTTPS (no gnutls symbol in the binary)" \
+	bash -c "! nm '$BIN' | grep -qi gnutls"
+
+# --- alone in an empty root
+E=$B/empty
+mkdir -p "$E/proc" "$E/sys"
+cp "$BIN" "$E/osdhist"
+cp /usr/bin/ceph-osd "$E/ceph-osd"
+in_empty() {	# CMD...: chrooted in $E, with /proc, /sys, bpffs and tracefs
+	unshare -m --propagation private sh -c '
+		r=$1; shift
+		mount -t proc proc "$r/proc" && mount -t sysfs sysfs "$r/sys" &&
+		mount -t bpf bpf "$r/sys/fs/bpf" && mount -t tracefs tracefs "$r/sys/kernel/tracing" &&
+		exec chroot "$r" "$@"' sh "$E" "$@"
+}
+check_eq "the empty root holds only the binary and ceph-osd" \
+	"$(find "$E" -mindepth 1 -maxdepth 1 ! -name proc ! -name sys -printf '%f\n' | sort | tr '\n' ' ')" \
+	"ceph-osd osdhist "
+out=$(in_empty /osdhist --version 2>&1); rc=$?
+check_eq "alone in an empty root: --version: exit 0" "$rc" 0
+check_eq "... prints '$version'" "$out" "$version"
+out=$(in_empty /osdhist --inspect /ceph-osd 2>&1); rc=$?
+ceph_host=$(dpkg-query -W -f '${Version}' ceph-osd | sed 's/[+-].*//')
+check_eq "alone in an empty root: --inspect /ceph-osd: exit 0 ($out)" "$rc" 0
+check "... Ceph $ceph_host, traceable" grep -q "Ceph $ceph_host: traceable" <<<"$out"
+
+# --- in the release chroots (an overlay view: the chroot is not written)
+for rel in reef tentacle; do
+	if ! r=$(chroot_dir "$rel"); then
+		fail "$rel: no release chroot (scripts/chroots.sh $rel failed, see above)"
+		continue
+	fi
+	ceph=$(chroot_version "$rel" | awk '{print $3}')
+	if ! ov_up "$rel" "$r"; then
+		fail "$rel: no overlay view of $r"
+		continue
+	fi
+	ov_ns cp "$BIN" "$OV_ROOT/tmp/osdhist"
+	out=$(ov_run /tmp/osdhist --version 2>&1); rc=$?
+	check_eq "$rel chroot: --version: exit 0, '$version'" "$rc $out" "0 $version"
+	out=$(ov_run /tmp/osdhist --inspect /usr/bin/ceph-osd 2>&1); rc=$?
+	check_eq "$rel chroot: --inspect /usr/bin/ceph-osd: exit 0 ($out)" "$rc" 0
+	check "... Ceph $ceph, traceable" grep -q "Ceph $ceph: traceable" <<<"$out"
+	ov_down
+done
+
+# --- the RPM
+t0=$SECONDS
+make -C "$LIB_ROOT" rpm MHD_CACHE="$MHD_CACHE" >"$B/rpm.log" 2>&1
+rc=$?
+check_eq "make rpm: exit 0 ($((SECONDS - t0)) s)" "$rc" 0
+[ "$rc" = 0 ] || tail -20 "$B/rpm.log" | sed 's/^/    /'
+rpmf=$(ls "$LIB_ROOT"/build/osdhist-*.x86_64.rpm 2>/dev/null | tail -1)
+check "it made build/osdhist-VERSION-RELEASE.x86_64.rpm ($(basename "${rpmf:-none}"))" [ -f "$rpmf" ]
+[ -f "$rpmf" ] || finish
+files=$(rpm -qpl "$rpmf")
+for f in /usr/bin/osdhist /usr/lib/systemd/system/osdhist.service \
+	/usr/share/man/man8/osdhist.8.gz /usr/share/osdhist/grafana/osdhist.json \
+	/usr/share/osdhist/prometheus/osdhist.rules.yml; do
+	check "rpm -qpl: the package holds $f" grep -qx "$f" <<<"$files"
+done
+check_eq "... and no file beyond those and its license" \
+	"$(grep -v -e '^/usr/share/licenses/' -e '^/usr/share/osdhist$' -e '^/usr/share/osdhist/grafana$' \
+		-e '^/usr/share/osdhist/prometheus$' <<<"$files" | wc -l)" 5
+check_eq "rpm -qpR: it requires no library or package (rpmlib features only)" \
+	"$(rpm -qpR "$rpmf" | grep -vc '^rpmlib(')" 0
+lint=$(rpmlint -r "$LIB_ROOT/dist/osdhist.rpmlintrc" "$rpmf" 2>&1); rc=$?
+sed -n 's/^osdhist[^ ]*: /    rpmlint: /p' <<<"$lint"
+check_eq "rpmlint -r dist/osdhist.rpmlintrc: exit 0" "$rc" 0
+check "rpmlint: 0 errors" grep -q ' 0 errors' <<<"$lint"
+
+S=$B/scratch
+mkdir -p "$S/proc" "$S/tmp"
+out=$(rpm --root "$S" --initdb 2>&1 && rpm --root "$S" -i --nodeps "$rpmf" 2>&1); rc=$?
+check_eq "rpm --root SCRATCH -i --nodeps: exit 0" "$rc" 0
+[ "$rc" = 0 ] || sed 's/^/    /' <<<"$out"
+check_eq "rpm --root SCRATCH -q osdhist: installed" \
+	"$(rpm --root "$S" -q osdhist 2>&1)" "$(basename "$rpmf" .rpm)"
+check "the installed binary is build/osdhist-static, stripped (same build-id)" \
+	bash -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ \
+	"$(readelf -n "$S/usr/bin/osdhist" 2>/dev/null | sed -n 's/.*Build ID: //p')" \
+	"$(readelf -n "$BIN" | sed -n 's/.*Build ID: //p')"
+cp /usr/bin/ceph-osd "$S/tmp/ceph-osd"
+in_scratch() {
+	unshare -m --propagation private sh -c '
+		r=$1; shift
+		mount -t proc proc "$r/proc" && exec chroot "$r" "$@"' sh "$S" "$@"
+}
+out=$(in_scratch /usr/bin/osdhist --version 2>&1); rc=$?
+check_eq "in the rpm's root: /usr/bin/osdhist --version: exit 0, '$version'" "$rc $out" "0 $version"
+out=$(in_scratch /usr/bin/osdhist --inspect /tmp/ceph-osd 2>&1); rc=$?
+check_eq "in the rpm's root: --inspect /tmp/ceph-osd: exit 0 ($out)" "$rc" 0
+check "... Ceph $ceph_host, traceable" grep -q "Ceph $ceph_host: traceable" <<<"$out"
+out=$(rpm --root "$S" -e osdhist 2>&1); rc=$?
+check_eq "rpm --root SCRATCH -e osdhist: exit 0, and its files are gone" \
+	"$rc $(find "$S/usr" -path '*osdhist*' | wc -l)" "0 0"
+finish
