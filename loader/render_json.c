@@ -51,6 +51,10 @@ static void print_health(FILE *f, const struct report *r)
 		"\"window_move_s\":%.6f", r->time, r->interval, r->traced,
 		r->sampled ? "true" : "false", (unsigned long long)h->window_moves,
 		h->window_move_s);
+	/* which variant of bpf/ the kernel's features chose */
+	if (h->variant.clock)
+		fprintf(f, ",\"clock\":\"%s\",\"scan\":\"%s\",\"uprobes\":\"%s\"",
+			h->variant.clock, h->variant.scan, h->variant.uprobes);
 	for (int i = 0; i < NR_HEALTH; i++)
 		fprintf(f, ",\"%s\":%llu", health_name[i], (unsigned long long)h->bpf[i]);
 	health_loader_losses(h, ll);

@@ -49,11 +49,25 @@ void testhook_offsets(struct osd_offsets *o)
 		"osd_offsets; ignored\n", (int)n, spec);
 }
 
-const char *testhook_kernel_release(const char *real)
+void testhook_features(bool *have, const char *const *names, int n)
 {
-	const char *fake = getenv("OSDHIST_TEST_KERNEL");
+	const char *spec = getenv("OSDHIST_TEST_NO_FEATURES");
 
-	return fake && *fake ? fake : real;
+	while (spec && *spec) {
+		size_t len = strcspn(spec, ",");
+		int i;
+
+		for (i = 0; i < n; i++)
+			if (strlen(names[i]) == len && !strncmp(spec, names[i], len))
+				break;
+		if (i < n)
+			have[i] = false;
+		else if (len)
+			fprintf(stderr, "osdhist: TEST HOOK: no kernel feature named "
+				"'%.*s' (OSDHIST_TEST_NO_FEATURES); ignored\n",
+				(int)len, spec);
+		spec += len + !!spec[len];
+	}
 }
 
 __u32 testhook_mark_ways(__u32 real)
@@ -80,9 +94,11 @@ void testhook_offsets(struct osd_offsets *o)
 	(void)o;
 }
 
-const char *testhook_kernel_release(const char *real)
+void testhook_features(bool *have, const char *const *names, int n)
 {
-	return real;
+	(void)have;
+	(void)names;
+	(void)n;
 }
 
 __u32 testhook_mark_ways(__u32 real)

@@ -2,6 +2,7 @@
 #ifndef OSDHIST_TESTHOOKS_H
 #define OSDHIST_TESTHOOKS_H
 
+#include <stdbool.h>
 #include <linux/types.h>
 #include "osdhist.h"
 
@@ -17,13 +18,19 @@
 void testhook_offsets(struct osd_offsets *o);
 
 /*
- * OSDHIST_TEST_KERNEL="5.15.0" replaces the running kernel's release
- * (uname -r) in the loader's version checks: Linux 6.1 to load at all,
- * 6.6 for uprobe_multi links.  It proves the refusal of an old kernel and
- * the fallback to perf-event uprobes without booting one.  Not said on
- * stderr: what it tests is that stderr holds exactly one line.
+ * OSDHIST_TEST_NO_FEATURES="tai_helper,bpf_loop,..." (names of
+ * loader/kfeatures.h's list) makes the feature probes answer "no" for those
+ * features, as an older kernel would: the optional ones then load bpf/'s
+ * fallback variant, the required ones (uprobes, bpf_cookie) get the
+ * refusal.  The only way to reach those paths on the one kernel we have.
+ * Not said on stderr (a refusal must stay one line); the health line says
+ * which variant runs.  An unknown name is said and ignored.
+ *
+ * OSDHIST_TEST_KERNEL (a fake `uname -r`) is gone with the version checks
+ * it used to fool: nothing reads the kernel release any more, and
+ * test_cli.sh shows that setting it changes nothing.
  */
-const char *testhook_kernel_release(const char *real);
+void testhook_features(bool *have, const char *const *names, int n);
 
 /*
  * OSDHIST_TEST_MARK_WAYS=N uses only N ways of each set of the done-mark
