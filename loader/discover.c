@@ -90,7 +90,8 @@ int tracer_discover(struct tracer *t)
 	proc_table_begin_scan(&t->procs);
 	for (int i = 0; i < n; i++) {
 		int r = binaries_attach(&t->bins, found[i].pid, found[i].exe,
-					found[i].dev, found[i].ino, win);
+					found[i].dev, found[i].ino,
+					found[i].unsupported, win);
 		if (r < 0)
 			return -1;
 		proc_table_note(&t->procs, &found[i]);

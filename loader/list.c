@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "asok.h"
+#include "kfeatures.h"
 #include "list.h"
 #include "procs.h"
 
@@ -38,6 +39,34 @@ static void print_features(FILE *f, const struct osd_binary *b)
 			fprintf(f, "; without %s (%s)", osd_feature_name[i], why);
 }
 
+/* Which variant of bpf/ a trace would load here, and why: the kernel's
+ * answer to every feature probe (loads and unloads the probes' own tiny
+ * programs, nothing of bpf/). */
+static void print_kernel(FILE *f, const struct options *o)
+{
+	struct kfeatures kf;
+	struct variant v;
+	int m;
+
+	kfeatures_probe(&kf);
+	if (!kf.probed) {
+		fprintf(f, "kernel: features not probed (no privilege to load a BPF "
+			"program)\n");
+		return;
+	}
+	m = kfeatures_missing(&kf);
+	v = kfeatures_variant(&kf, o->perf_uprobes);
+	if (m >= 0)
+		fprintf(f, "kernel: cannot trace: it lacks %s;", kfeature_what[m]);
+	else
+		fprintf(f, "kernel: clock %s, op scan %s, uprobes %s%s;", v.clock, v.scan,
+			v.uprobes, o->perf_uprobes ? " (--perf-uprobes)" : "");
+	fprintf(f, " feature probes:");
+	for (int i = 0; i < NR_KFEATURES; i++)
+		fprintf(f, " %s %s", kfeature_name[i], kf.have[i] ? "yes" : "no");
+	fprintf(f, "\n");
+}
+
 int list_inspect(const struct options *o)
 {
 	struct osd_binary b;
@@ -51,6 +80,8 @@ int list_inspect(const struct options *o)
 	printf("\n");
 	if (o->verbose && b.why[0][0])
 		list_print_offsets(stdout, &b);
+	if (o->verbose)
+		print_kernel(stdout, o);
 	fflush(stdout);
 	if (r)
 		fprintf(stderr, "osdhist: %s\n", err);
@@ -88,6 +119,7 @@ int list_osds(const struct options *o)
 		fprintf(stderr, "osdhist: cannot scan /proc: %s\n", strerror(-n));
 		return 1;
 	}
+	print_kernel(stdout, o);
 	if (!n)
 		printf("no ceph-osd running\n");
 	for (int i = 0; i < n; i++) {
@@ -100,6 +132,15 @@ int list_osds(const struct options *o)
 		for (j = 0; j < nseen; j++)
 			if (seen[j].dev == p->dev && seen[j].ino == p->ino)
 				s = &seen[j];
+		if (p->unsupported) {	/* crimson-osd: named, not inspected */
+			len = readlink(p->exe, where, sizeof(where) - 1);
+			where[len > 0 ? len : 0] = 0;
+			printf("osd.");
+			p->osd_id >= 0 ? printf("%d", p->osd_id) : printf("?");
+			printf(" pid %d: not traceable: %s is %s\n", p->pid,
+			       len > 0 ? where : p->exe, p->unsupported);
+			continue;
+		}
 		if (!s && nseen < (int)(sizeof(seen) / sizeof(seen[0]))) {
 			s = &seen[nseen++];
 			s->dev = p->dev;
