@@ -184,7 +184,7 @@ static struct bpf_link *attach_one(struct binaries *bs, struct binary_slot *b, i
 	pid_t pid = bs->opt->pid ? bs->opt->pid : -1;
 
 	if (bs->multi) {
-		/* uprobe_multi (Linux 6.6): a detach takes the consumer out
+		/* uprobe_multi (where kfeatures.c found it): a detach takes the consumer out
 		 * before the breakpoint goes, so no OSD thread waits on it. */
 		unsigned long off = b->fn_off[f];
 		__u64 cookie = b->row;

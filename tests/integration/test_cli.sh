@@ -212,6 +212,67 @@ check "the workload was counted (op_w $(jq .osd.op_w <<<"$after") > 3, op_r, op_
 check_eq "only osd.$ID is shown (--osd)" \
 	"$(jq -s "[.[] | select(.type==\"hist\" and .osd!=$ID)] | length" "$WORK/tout")" 0
 
+# --- a crimson-osd (a renamed copy of sleep): an OSD osdhist does not
+# support, named so in one line, in --list and in the untraced count, not
+# refused as a ceph-osd without symbols.  In a pid namespace of its own,
+# with no other OSD in sight.
+mkdir "$WORK/crimson"
+cp /bin/sleep "$WORK/crimson/crimson-osd"
+# shellcheck disable=SC2016
+timeout -k 5 30 unshare -pf --mount-proc sh -c '"$1" 30 & sleep 0.2; exec "$0" --list' \
+	"$OSDHIST" "$WORK/crimson/crimson-osd" >"$WORK/out" 2>"$WORK/err"
+check_eq "crimson-osd: --list exits 0" "$?" 0
+check_eq "crimson-osd: --list has one line for it ($(grep -v '^kernel:' "$WORK/out"))" \
+	"$(grep -c 'crimson-osd' "$WORK/out")" 1
+check "crimson-osd: ... saying it is not supported" \
+	grep -qE "^osd\.\? pid [0-9]+: not traceable: .*crimson-osd is crimson-osd, which osdhist does not support" "$WORK/out"
+# shellcheck disable=SC2016
+timeout -k 5 30 unshare -pf --mount-proc sh -c '"$1" 30 & sleep 0.2; exec "$0" -q --textfile "$2" 0.3 2' \
+	"$OSDHIST" "$WORK/crimson/crimson-osd" "$WORK/crimson.prom" >"$WORK/out" 2>"$WORK/err"
+check_eq "crimson-osd: osdhist runs on, exits 0" "$?" 0
+echo "# crimson-osd: stderr: $(cat "$WORK/err")"
+check_eq "crimson-osd: said once, in one line" "$(grep -c 'crimson-osd' "$WORK/err")" 1
+check "crimson-osd: the line says it is not supported" \
+	grep -q "cannot trace pid [0-9]*: .*crimson-osd is crimson-osd, which osdhist does not support" "$WORK/err"
+check "crimson-osd: counted as an untraced process" \
+	grep -qx "osdhist_untraced_processes 1" "$WORK/crimson.prom"
+
+# --- ceph-osd-classic, as Ceph's main branch installs the OSD (comm cut to
+# "ceph-osd-classi"): found by its binary's name and traced exactly
+mkdir "$WORK/classic"
+cp "$(command -v ceph-osd)" "$WORK/classic/ceph-osd-classic"
+CLS_ID=$(random_first_id) || { fail "no free OSD id"; finish; }
+cluster_up --osds 1 --first-id "$CLS_ID" --osd-bin "$WORK/classic/ceph-osd-classic" ||
+	{ fail "cluster start (ceph-osd-classic)"; finish; }
+CPID=$(osd_pid "$CLS_ID")
+check_eq "ceph-osd-classic: its comm is cut to 15 characters" "$(cat /proc/"$CPID"/comm)" ceph-osd-classi
+"$OSDHIST" --list >"$WORK/out" 2>&1
+check "ceph-osd-classic: --list shows osd.$CLS_ID as traceable" \
+	grep -qE "^osd\.$CLS_ID pid $CPID Ceph .*: traceable" "$WORK/out"
+r0=$(perf_counter "$CLS_ID" osd op_r) w0=$(perf_counter "$CLS_ID" osd op_w)
+"$OSDHIST" --json -p "$CPID" 3600 >"$WORK/cout" 2>"$WORK/cerr" &
+CLPID=$!
+for _ in $(seq 100); do
+	grep -q "attached to ceph-osd" "$WORK/cerr" && break
+	kill -0 $CLPID 2>/dev/null || break
+	sleep 0.1
+done
+check "ceph-osd-classic: attached ($(head -c 200 "$WORK/cerr"))" \
+	grep -qF "attached to ceph-osd $WORK/classic/ceph-osd-classic" "$WORK/cerr"
+rados -p "$POOL" bench 1 write -b 4096 -t 4 --no-cleanup >/dev/null
+rados -p "$POOL" bench 1 seq -t 4 >/dev/null
+sleep 0.5
+r1=$(perf_counter "$CLS_ID" osd op_r) w1=$(perf_counter "$CLS_ID" osd op_w)
+kill -INT $CLPID
+wait $CLPID
+check_eq "ceph-osd-classic: exits 0 on SIGINT" "$?" 0
+cc() { jq -s "[.[] | select(.type==\"hist\" and .osd==$CLS_ID and .class==\"$1\" and .phase==\"total\") | .count] | add // 0" "$WORK/cout"; }
+check_eq "ceph-osd-classic: read = op_r delta ($((r1 - r0)))" "$(cc read)" $((r1 - r0))
+check_eq "ceph-osd-classic: write = op_w delta ($((w1 - w0)))" "$(cc write)" $((w1 - w0))
+check "ceph-osd-classic: some ops" test $((r1 - r0)) -gt 10 -a $((w1 - w0)) -gt 10
+cluster_down
+cluster_use "${_LIB_CLUSTERS[0]}"
+
 # --- the kernel release says nothing (RHEL 9's 5.14 carries BPF of 6.x):
 # OSDHIST_TEST_KERNEL, once the test build's fake `uname -r`, now changes
 # nothing: with a RHEL 9.6 and an Ubuntu 22.04 release osdhist loads the
