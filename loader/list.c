@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include "asok.h"
 #include "kfeatures.h"
 #include "list.h"
 #include "procs.h"
+#include "testhooks.h"
 
 #define LIST_MAX_PROCS	1024
 
@@ -41,25 +43,28 @@ static void print_features(FILE *f, const struct osd_binary *b)
 
 /* Which variant of bpf/ a trace would load here, and why: the kernel's
  * answer to every feature probe (loads and unloads the probes' own tiny
- * programs, nothing of bpf/). */
+ * programs, nothing of bpf/).  The release is shown, for the reader only:
+ * it decides nothing. */
 static void print_kernel(FILE *f, const struct options *o)
 {
 	struct kfeatures kf;
+	struct utsname u;
 	struct variant v;
 	int m;
 
+	fprintf(f, "kernel %s: ", testhook_kernel_release(uname(&u) ? "?" : u.release));
 	kfeatures_probe(&kf);
 	if (!kf.probed) {
-		fprintf(f, "kernel: features not probed (no privilege to load a BPF "
+		fprintf(f, "features not probed (no privilege to load a BPF "
 			"program)\n");
 		return;
 	}
 	m = kfeatures_missing(&kf);
 	v = kfeatures_variant(&kf, o->perf_uprobes);
 	if (m >= 0)
-		fprintf(f, "kernel: cannot trace: it lacks %s;", kfeature_what[m]);
+		fprintf(f, "cannot trace: it lacks %s;", kfeature_what[m]);
 	else
-		fprintf(f, "kernel: clock %s, op scan %s, uprobes %s%s;", v.clock, v.scan,
+		fprintf(f, "clock %s, op scan %s, uprobes %s%s;", v.clock, v.scan,
 			v.uprobes, o->perf_uprobes ? " (--perf-uprobes)" : "");
 	fprintf(f, " feature probes:");
 	for (int i = 0; i < NR_KFEATURES; i++)

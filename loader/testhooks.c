@@ -70,6 +70,13 @@ void testhook_features(bool *have, const char *const *names, int n)
 	}
 }
 
+const char *testhook_kernel_release(const char *real)
+{
+	const char *fake = getenv("OSDHIST_TEST_KERNEL");
+
+	return fake && *fake ? fake : real;
+}
+
 __u32 testhook_mark_ways(__u32 real)
 {
 	const char *spec = getenv("OSDHIST_TEST_MARK_WAYS");
@@ -99,6 +106,11 @@ void testhook_features(bool *have, const char *const *names, int n)
 	(void)have;
 	(void)names;
 	(void)n;
+}
+
+const char *testhook_kernel_release(const char *real)
+{
+	return real;
 }
 
 __u32 testhook_mark_ways(__u32 real)

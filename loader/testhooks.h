@@ -25,12 +25,17 @@ void testhook_offsets(struct osd_offsets *o);
  * refusal.  The only way to reach those paths on the one kernel we have.
  * Not said on stderr (a refusal must stay one line); the health line says
  * which variant runs.  An unknown name is said and ignored.
- *
- * OSDHIST_TEST_KERNEL (a fake `uname -r`) is gone with the version checks
- * it used to fool: nothing reads the kernel release any more, and
- * test_cli.sh shows that setting it changes nothing.
  */
 void testhook_features(bool *have, const char *const *names, int n);
+
+/*
+ * OSDHIST_TEST_KERNEL="5.14.0-570.12.1.el9_6.x86_64" replaces the kernel
+ * release (uname -r) where osdhist shows it, on --list's kernel line.  No
+ * decision reads the release any more: test_cli.sh shows that with a
+ * RHEL 9 or Ubuntu 22.04 release osdhist loads what the feature probes
+ * chose, and counts exactly.  Not said on stderr.
+ */
+const char *testhook_kernel_release(const char *real);
 
 /*
  * OSDHIST_TEST_MARK_WAYS=N uses only N ways of each set of the done-mark
