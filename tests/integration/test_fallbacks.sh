@@ -16,6 +16,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 LOAD="/usr/bin/python3 $HERE/optypes_load.py"
 TESTHOOKS=${TESTHOOKS:-$LIB_ROOT/build/osdhist-testhooks}
 [ -x "$TESTHOOKS" ] || { fail "no $TESTHOOKS: run 'make build/osdhist-testhooks'"; finish; }
+# shellcheck disable=SC2034  # lib.sh's oh_start runs $OSDHIST
 OSDHIST=$TESTHOOKS
 
 cluster_up --osds 1 || { fail "cluster start"; finish; }
@@ -146,5 +147,38 @@ for v in ":tai:bpf_loop:multi" "tai_helper:mono+offset:bpf_loop:multi" \
 	one_variant "$nof" "$clock" "$scan" "$upr"
 	echo "# ${nof:-all features}: $((SECONDS - start)) s"
 done
+# --- the clock itself: two tracers on the same OSD at once, one reading
+# TAI, one CLOCK_MONOTONIC + offset.  Both programs run in the same uprobe
+# hit, one after the other, so they see the same ops and their clock reads
+# differ by the first program's run time (~1 us), never by a preemption of
+# the OSD thread: the difference of their means is the fallback clock's
+# error (plus that run time), free of the load on the host.
+lib_mktemp TAIOUT
+"$LIB_ROOT/osdhist" --json -p "$PID0" 3600 >"$TAIOUT" 2>/dev/null &
+TAIPID=$!
+OSDHIST_TEST_NO_FEATURES=tai_helper oh_start -p "$PID0" 3600
+oh_wait_attached || { cat "$TERR" >&2; fail "clock: osdhist did not attach"; finish; }
+for _ in $(seq 50); do	# both attached: the TAI one has taken its link fds
+	[ "$("$LIB_ROOT/scripts/uprobes.sh" "$TAIPID" | wc -l)" -ge 3 ] && break
+	sleep 0.1
+done
+sleep 0.5
+rados -p "$POOL" bench 2 write -b 65536 -t 16 --no-cleanup --run-name fbclock >/dev/null
+rados -p "$POOL" bench 2 seq -t 32 --run-name fbclock >/dev/null
+sleep 0.5
+kill -INT "$TPID" "$TAIPID"; wait "$TPID" "$TAIPID"
+for c in read write; do
+	m() { jq -s --arg c "$c" '[.[] | select(.type == "hist" and .class == $c and .phase == "total")]
+		| [(map(.count) | add), ((map(.sum_ns) | add) / (map(.count) | add))] | @tsv' -r "$1"; }
+	read -r nt mt <<<"$(m "$TAIOUT")"
+	read -r nm mm <<<"$(m "$TOUT")"
+	echo "# clock: $c: $nt ops, mean TAI $(printf %.0f "$mt") ns, MONOTONIC+offset $(printf %.0f "$mm") ns, difference $(jq -n "$mm - $mt | . * 10 | round / 10") ns"
+	check_eq "clock: both tracers saw the same $c ops" "$nm" "$nt"
+	# 5 us: a few times the first program's run time; an offset wrong by
+	# a step of the clock, or slewed, would be ms
+	check "clock: $c: the MONOTONIC+offset mean within 5 us of the TAI one's" \
+		jq -e -n "($mm - $mt | fabs) < 5000"
+done
+
 check "the OSD survived tracing" kill -0 "$PID0"
 finish
