@@ -3,9 +3,8 @@
  * osdhist --inspect and --list: what osdhist makes of a ceph-osd binary, or
  * of every one running on the host, without loading any of bpf/ (the
  * kernel line's feature probes load and close tiny programs of their
- * own).  The offsets
- * are derived exactly as for tracing (binary_inspect), so what these print
- * is what a trace would use.
+ * own).  The offsets are derived exactly as for tracing (binary_inspect),
+ * so what these print is what a trace would use.
  */
 #include <limits.h>
 #include <stdio.h>
