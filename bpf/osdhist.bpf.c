@@ -14,6 +14,9 @@ struct binary_row rows[MAX_BINARIES];
 /* CLOCK_TAI - CLOCK_REALTIME in ns (whole seconds), kept current by the
  * loader: BPF reads TAI, Ceph stamps ops with REALTIME. */
 __s64 tai_offset_ns = 0;
+/* Without the TAI helper (have_tai false): CLOCK_REALTIME - CLOCK_MONOTONIC
+ * in ns, refreshed by the loader at every rescan of /proc. */
+__s64 rt_mono_offset_ns = 0;
 /* --sample: ends of ops received inside the current window; the loader
  * ends a drain once this stops moving. */
 __u64 window_ends = 0;
@@ -31,6 +34,12 @@ const volatile __u32 mark_ways = MARK_WAYS;
 const volatile bool split_pool = false;
 const volatile bool trace_subops = true;
 const volatile bool phases = false;
+/* What the kernel has, by loader/kfeatures.c's probes.  The verifier reads
+ * these as constants and never walks the other branch, and a privileged
+ * load removes the dead code: a helper this kernel lacks is then not in the
+ * loaded program at all (test_fallbacks.sh looks at the xlated code). */
+const volatile bool have_tai = true;	/* bpf_ktime_get_tai_ns */
+const volatile bool have_loop = true;	/* bpf_loop */
 /* Read client messages' op vectors: op-code counts and op types. */
 const volatile bool op_types = true;
 /* -P or --phases: entries are made before the success end (enqueue_op,
@@ -132,10 +141,16 @@ static __always_inline __u64 read_u64(const void *addr)
 	return v;
 }
 
-/* CLOCK_REALTIME now, the clock of Ceph's stamps. */
+/* CLOCK_REALTIME now, the clock of Ceph's stamps.  TAI differs from it by
+ * whole seconds that change only with a leap second.  MONOTONIC differs
+ * from it by an offset that NTP's slewing leaves alone (both run at the
+ * same adjusted rate) and only a step of the clock moves: the loader
+ * reads that offset again at every rescan. */
 static __always_inline __u64 now_rt(void)
 {
-	return bpf_ktime_get_tai_ns() - tai_offset_ns;
+	if (have_tai)
+		return bpf_ktime_get_tai_ns() - tai_offset_ns;
+	return bpf_ktime_get_ns() + rt_mono_offset_ns;
 }
 
 /* What an end needs from its OpRequest and Message: two user memory reads,
@@ -383,9 +398,9 @@ static int scan_one(__u32 i, struct scan_ctx *c)
 /*
  * The ops of a client message, read at once into a scratch slot and
  * counted by code; returns the message's op type (OPTYPE_ALL when the
- * binary's op vector cannot be read).  A global function, and bpf_loop, so
- * that the verifier checks them once instead of once per path of the
- * callers and per op.
+ * binary's op vector cannot be read).  A global function, and bpf_loop
+ * where the kernel has it, so that the verifier checks them once instead
+ * of once per path of the callers and per op.
  */
 __noinline int scan_ops(const struct binary_row *r, __u32 pid,
 			const struct op_view *v, int failed, struct scratch_buf *sb)
@@ -418,7 +433,17 @@ __noinline int scan_ops(const struct binary_row *r, __u32 pid,
 	    bpf_probe_read_user(sb->b, len, (void *)ops))
 		goto unseen;
 	c.sb = sb;
-	bpf_loop(n, scan_one, &c, 0);
+	if (have_loop) {
+		bpf_loop(n, scan_one, &c, 0);
+	} else {
+		/* A bounded loop (Linux 5.3): the verifier walks each of
+		 * the OSDHIST_OPS_MAX turns, once, in this global function. */
+		for (__u32 i = 0; i < OSDHIST_OPS_MAX; i++) {
+			if (i >= n)
+				break;
+			scan_one(i, &c);
+		}
+	}
 	return c.type.type;
 unseen:
 	count(H_OPS_UNSEEN);

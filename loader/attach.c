@@ -184,7 +184,7 @@ static struct bpf_link *attach_one(struct binaries *bs, struct binary_slot *b, i
 	pid_t pid = bs->opt->pid ? bs->opt->pid : -1;
 
 	if (bs->multi) {
-		/* uprobe_multi (Linux 6.6): a detach takes the consumer out
+		/* uprobe_multi (where kfeatures.c found it): a detach takes the consumer out
 		 * before the breakpoint goes, so no OSD thread waits on it. */
 		unsigned long off = b->fn_off[f];
 		__u64 cookie = b->row;
@@ -284,7 +284,7 @@ int binaries_set_window(struct binaries *bs, enum window win,
 }
 
 int binaries_attach(struct binaries *bs, pid_t pid, const char *exe, dev_t dev,
-		    ino_t ino, enum window win)
+		    ino_t ino, const char *unsupported, enum window win)
 {
 	struct binary_slot *b = find_slot(bs, dev, ino);
 	struct osd_binary ob;
@@ -312,6 +312,12 @@ int binaries_attach(struct binaries *bs, pid_t pid, const char *exe, dev_t dev,
 	n = readlink(exe, b->where, sizeof(b->where) - 1);
 	if (n < 0)
 		snprintf(b->where, sizeof(b->where), "%s", exe);
+	if (unsupported) {	/* a refused slot: said once per binary */
+		fprintf(stderr, "osdhist: cannot trace pid %d: %s is %s\n", pid,
+			b->where, unsupported);
+		b->refused = true;
+		return 1;
+	}
 
 	/* Through /proc/PID/exe: the binary may only exist in the process's
 	 * own mount namespace (containers).  The fd also pins the inode.  A

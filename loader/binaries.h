@@ -62,7 +62,7 @@ void binaries_begin_scan(struct binaries *bs);
 /* A process runs this binary: attach its probes once per inode, as window
  * win wants them.  0 traced, 1 refused (said once), -1 fatal. */
 int binaries_attach(struct binaries *bs, pid_t pid, const char *exe, dev_t dev,
-		    ino_t ino, enum window win);
+		    ino_t ino, const char *unsupported, enum window win);
 /* The scan is over: let go of binaries no process runs any more. */
 void binaries_release_unused(struct binaries *bs);
 

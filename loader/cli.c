@@ -68,16 +68,17 @@ static const struct argp_option opts[] = {
 	{ "sample", OPT_SAMPLE, "ON/PERIOD", 0,
 	  "Sample in time: ops are recorded when the OSD received them in the "
 	  "first ON of every PERIOD (e.g. 1s/10s); probes are detached the rest "
-	  "of the time.  With perf-event uprobes (--perf-uprobes, kernels "
-	  "before 6.6) each detach stalls an OSD thread for a few ms: there, "
+	  "of the time.  With perf-event uprobes (--perf-uprobes, or a kernel "
+	  "without uprobe_multi links) each detach stalls an OSD thread for a few ms: there, "
 	  "prefer a PERIOD of 10s or more.  Default: trace everything", 0 },
 	{ "drain-timeout", OPT_DRAIN, "DURATION", 0,
 	  "With --sample: a closed window keeps its probes while its ops keep "
 	  "ending (until none has for 100 ms), at most this long (default 2s); "
 	  "a drain cut short is counted in the health line", 0 },
 	{ "perf-uprobes", OPT_PERF_UPROBES, NULL, 0,
-	  "Attach perf-event uprobes instead of uprobe_multi links (what "
-	  "kernels before 6.6 get anyway); their detach stalls OSD threads", 0 },
+	  "Attach perf-event uprobes instead of uprobe_multi links (what a "
+	  "kernel without those links gets anyway); their detach stalls OSD "
+	  "threads", 0 },
 	{ "no-verify", OPT_NO_VERIFY, NULL, 0,
 	  "Do not check osdhist's counts against each OSD's own perf counters "
 	  "(perf dump over its admin socket, once a second)", 0 },

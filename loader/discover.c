@@ -27,6 +27,40 @@ static void update_tai_offset(struct tracer *t)
 					      (tai.tv_nsec - rt.tv_nsec) / 1e9) * 1000000000LL;
 }
 
+static __s64 ts_ns(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
+/*
+ * Without the TAI helper bpf/ reads CLOCK_MONOTONIC and adds this offset.
+ * NTP's slewing changes the rate of both clocks alike, so the offset only
+ * moves when the clock is stepped (settimeofday, a leap second, resume
+ * from suspend): then bpf/ is off by the step until this next runs, at
+ * most one rescan (RESCAN_SEC) later.  Read as the middle of the
+ * tightest of a few MONOTONIC brackets around a REALTIME read: error
+ * below half that bracket (tens of ns).
+ */
+static void update_rt_mono_offset(struct tracer *t)
+{
+	__s64 best = -1, off = 0;
+
+	for (int i = 0; i < 4; i++) {
+		struct timespec m0, rt, m1;
+		__s64 width;
+
+		clock_gettime(CLOCK_MONOTONIC, &m0);
+		clock_gettime(CLOCK_REALTIME, &rt);
+		clock_gettime(CLOCK_MONOTONIC, &m1);
+		width = ts_ns(&m1) - ts_ns(&m0);
+		if (best < 0 || width < best) {
+			best = width;
+			off = ts_ns(&rt) - (ts_ns(&m0) + width / 2);
+		}
+	}
+	t->skel->bss->rt_mono_offset_ns = off;
+}
+
 int tracer_discover(struct tracer *t)
 {
 	static struct osd_proc found[MAX_PROCS];
@@ -34,6 +68,7 @@ int tracer_discover(struct tracer *t)
 	int n, traced = 0;
 
 	update_tai_offset(t);
+	update_rt_mono_offset(t);
 
 	if (t->opt->pid) {
 		pid_t pid = t->opt->pid;
@@ -66,7 +101,8 @@ int tracer_discover(struct tracer *t)
 	proc_table_begin_scan(&t->procs);
 	for (int i = 0; i < n; i++) {
 		int r = binaries_attach(&t->bins, found[i].pid, found[i].exe,
-					found[i].dev, found[i].ino, win);
+					found[i].dev, found[i].ino,
+					found[i].unsupported, win);
 		if (r < 0)
 			return -1;
 		proc_table_note(&t->procs, &found[i]);

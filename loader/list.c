@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * osdhist --inspect and --list: what osdhist makes of a ceph-osd binary, or
- * of every one running on the host, without loading any BPF.  The offsets
- * are derived exactly as for tracing (binary_inspect), so what these print
- * is what a trace would use.
+ * of every one running on the host, without loading any of bpf/ (the
+ * kernel line's feature probes load and close tiny programs of their
+ * own).  The offsets are derived exactly as for tracing (binary_inspect),
+ * so what these print is what a trace would use.
  */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include "asok.h"
+#include "kfeatures.h"
 #include "list.h"
 #include "procs.h"
+#include "testhooks.h"
 
 #define LIST_MAX_PROCS	1024
 
@@ -38,6 +42,37 @@ static void print_features(FILE *f, const struct osd_binary *b)
 			fprintf(f, "; without %s (%s)", osd_feature_name[i], why);
 }
 
+/* Which variant of bpf/ a trace would load here, and why: the kernel's
+ * answer to every feature probe (loads and unloads the probes' own tiny
+ * programs, nothing of bpf/).  The release is shown, for the reader only:
+ * it decides nothing. */
+static void print_kernel(FILE *f, const struct options *o)
+{
+	struct kfeatures kf;
+	struct utsname u;
+	struct variant v;
+	int m;
+
+	fprintf(f, "kernel %s: ", testhook_kernel_release(uname(&u) ? "?" : u.release));
+	kfeatures_probe(&kf);
+	if (!kf.probed) {
+		fprintf(f, "features not probed (no privilege to load a BPF "
+			"program)\n");
+		return;
+	}
+	m = kfeatures_missing(&kf);
+	v = kfeatures_variant(&kf, o->perf_uprobes);
+	if (m >= 0)
+		fprintf(f, "cannot trace: it lacks %s;", kfeature_what[m]);
+	else
+		fprintf(f, "clock %s, op scan %s, uprobes %s%s;", v.clock, v.scan,
+			v.uprobes, o->perf_uprobes ? " (--perf-uprobes)" : "");
+	fprintf(f, " feature probes:");
+	for (int i = 0; i < NR_KFEATURES; i++)
+		fprintf(f, " %s %s", kfeature_name[i], kf.have[i] ? "yes" : "no");
+	fprintf(f, "\n");
+}
+
 int list_inspect(const struct options *o)
 {
 	struct osd_binary b;
@@ -51,6 +86,8 @@ int list_inspect(const struct options *o)
 	printf("\n");
 	if (o->verbose && b.why[0][0])
 		list_print_offsets(stdout, &b);
+	if (o->verbose)
+		print_kernel(stdout, o);
 	fflush(stdout);
 	if (r)
 		fprintf(stderr, "osdhist: %s\n", err);
@@ -88,6 +125,7 @@ int list_osds(const struct options *o)
 		fprintf(stderr, "osdhist: cannot scan /proc: %s\n", strerror(-n));
 		return 1;
 	}
+	print_kernel(stdout, o);
 	if (!n)
 		printf("no ceph-osd running\n");
 	for (int i = 0; i < n; i++) {
@@ -100,6 +138,15 @@ int list_osds(const struct options *o)
 		for (j = 0; j < nseen; j++)
 			if (seen[j].dev == p->dev && seen[j].ino == p->ino)
 				s = &seen[j];
+		if (p->unsupported) {	/* crimson-osd: named, not inspected */
+			len = readlink(p->exe, where, sizeof(where) - 1);
+			where[len > 0 ? len : 0] = 0;
+			printf("osd.");
+			p->osd_id >= 0 ? printf("%d", p->osd_id) : printf("?");
+			printf(" pid %d: not traceable: %s is %s\n", p->pid,
+			       len > 0 ? where : p->exe, p->unsupported);
+			continue;
+		}
 		if (!s && nseen < (int)(sizeof(seen) / sizeof(seen[0]))) {
 			s = &seen[nseen++];
 			s->dev = p->dev;

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "list.h"
 #include "export.h"
+#include "kfeatures.h"
 #include "procs.h"
 #include "tracer.h"
 #include "verify.h"
@@ -67,17 +68,6 @@ static int check_pid(pid_t pid)
 	else if (err)
 		fprintf(stderr, "osdhist: cannot inspect pid %d: %s\n", pid, strerror(-err));
 	return err ? -1 : 0;
-}
-
-static int check_kernel(void)
-{
-	if (access("/sys/bus/event_source/devices/uprobe/type", F_OK)) {
-		fprintf(stderr, "osdhist: this kernel has no uprobe events "
-			"(/sys/bus/event_source/devices/uprobe missing); it needs "
-			"CONFIG_UPROBE_EVENTS\n");
-		return -1;
-	}
-	return 0;
 }
 
 /* The built-in check runs on its own clock, whatever the interval: its
@@ -153,6 +143,7 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 int main(int argc, char **argv)
 {
 	struct options o;
+	struct kfeatures kf;
 	struct tracer t;
 	struct sigaction sa = { .sa_handler = on_signal };
 	double last, next_print, next_scan, next_sample, next_verify, wake;
@@ -171,7 +162,7 @@ int main(int argc, char **argv)
 	libbpf_set_print(libbpf_print);
 	if (o.pid && check_pid(o.pid))
 		return 1;
-	if (check_kernel())
+	if (kfeatures_require(&kf))	/* asks the kernel, not uname */
 		return 1;
 	if (export_start(&o))	/* bind the port before loading anything */
 		return 1;
@@ -179,7 +170,7 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);	/* print a snapshot now */
-	if (tracer_open(&t, &o)) {
+	if (tracer_open(&t, &o, &kf)) {
 		tracer_close(&t);
 		export_stop();
 		return 1;

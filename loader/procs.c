@@ -63,17 +63,71 @@ static ssize_t read_file(const char *path, char *buf, size_t size)
 	return total;
 }
 
-static bool is_ceph_osd(const char *comm, const char *cmdline, size_t len)
-{
-	const char *base;
+/*
+ * The names an OSD runs under.  Ceph's main branch installs the classic OSD
+ * as ceph-osd-classic behind an alternatives link named ceph-osd; comm is
+ * cut to 15 characters ("ceph-osd-classi").  crimson-osd is another OSD
+ * altogether (Seastar, none of the functions osdhist probes): found, so it
+ * can be named as not supported, never traced.
+ */
+static const struct {
+	const char *name;
+	bool supported;
+} osd_names[] = {
+	{ "ceph-osd", true },
+	{ "ceph-osd-classic", true },
+	{ "crimson-osd", false },
+};
 
-	/* comm is what the kernel names the process after exec */
-	if (!strcmp(comm, "ceph-osd\n") || !strcmp(comm, "ceph-osd"))
-		return true;
-	if (!len)
-		return false;
-	base = strrchr(cmdline, '/');
-	return !strcmp(base ? base + 1 : cmdline, "ceph-osd");
+#define COMM_MAX 15	/* TASK_COMM_LEN - 1 */
+
+/* 1 a supported OSD name, 0 crimson-osd, -1 none.  comm matches a name or
+ * its first 15 characters; base is an exact basename. */
+static int osd_name(const char *s, bool comm)
+{
+	for (size_t i = 0; i < sizeof(osd_names) / sizeof(osd_names[0]); i++) {
+		const char *n = osd_names[i].name;
+
+		if (comm ? !strncmp(s, n, COMM_MAX) && strlen(s) == (strlen(n) < COMM_MAX ?
+								     strlen(n) : COMM_MAX)
+			 : !strcmp(s, n))
+			return osd_names[i].supported;
+	}
+	return -1;
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* An OSD by comm (what the kernel names the process after exec), by the
+ * basename of the binary it runs (a copy, or the file behind a link), or
+ * by argv[0]: the first of them that names one. */
+static int osd_kind(char *comm, const char *cmdline, size_t len, const char *exe)
+{
+	char target[PATH_MAX], *nl = strchr(comm, '\n');
+	ssize_t n;
+	int k;
+
+	if (nl)
+		*nl = 0;
+	k = osd_name(comm, true);
+	if (k >= 0)
+		return k;
+	n = readlink(exe, target, sizeof(target) - 1);
+	if (n > 0) {
+		target[n] = 0;
+		/* a binary replaced by an upgrade is still the OSD's */
+		if (n > 10 && !strcmp(target + n - 10, " (deleted)"))
+			target[n - 10] = 0;
+		k = osd_name(basename_of(target), false);
+		if (k >= 0)
+			return k;
+	}
+	return len ? osd_name(basename_of(cmdline), false) : -1;
 }
 
 int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p)
@@ -81,7 +135,9 @@ int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p)
 	char path[PATH_MAX], comm[64], cmdline[8192];
 	struct stat st;
 	ssize_t n;
+	int kind;
 
+	memset(p, 0, sizeof(*p));
 	snprintf(path, sizeof(path), "%s/%d/comm", proc_root, pid);
 	if (read_file(path, comm, sizeof(comm)) < 0)
 		return -ENOENT;
@@ -89,13 +145,15 @@ int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p)
 	n = read_file(path, cmdline, sizeof(cmdline));
 	if (n < 0)
 		return -ENOENT;
-	if (!is_ceph_osd(comm, cmdline, n))
+	snprintf(p->exe, sizeof(p->exe), "%s/%d/exe", proc_root, pid);
+	kind = osd_kind(comm, cmdline, n, p->exe);
+	if (kind < 0)
 		return -EINVAL;
 
-	memset(p, 0, sizeof(*p));
 	p->pid = pid;
 	p->osd_id = procs_osd_id(cmdline, n);
-	snprintf(p->exe, sizeof(p->exe), "%s/%d/exe", proc_root, pid);
+	p->unsupported = kind == 0 ? "crimson-osd, which osdhist does not support "
+				     "(it traces the classic ceph-osd)" : NULL;
 	if (stat(p->exe, &st))
 		return -errno;
 	p->dev = st.st_dev;

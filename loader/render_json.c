@@ -53,6 +53,10 @@ static void print_health(FILE *f, const struct report *r)
 		r->interval, r->traced, r->sampled ? "true" : "false",
 		(unsigned long long)h->window_moves, h->window_move_s,
 		(unsigned long long)h->windows_unlisted);
+	/* which variant of bpf/ the kernel's features chose */
+	if (h->variant.clock)
+		fprintf(f, ",\"clock\":\"%s\",\"scan\":\"%s\",\"uprobes\":\"%s\"",
+			h->variant.clock, h->variant.scan, h->variant.uprobes);
 	for (int i = 0; i < NR_HEALTH; i++)
 		fprintf(f, ",\"%s\":%llu", health_name[i], (unsigned long long)h->bpf[i]);
 	health_loader_losses(h, ll);

@@ -2,6 +2,7 @@
 #ifndef OSDHIST_REPORT_H
 #define OSDHIST_REPORT_H
 
+#include "kfeatures.h"
 #include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
@@ -68,6 +69,7 @@ struct health_report {
 	int osds;		/* ceph-osd processes found now, traced or not */
 	int untraced;		/* ... of which not traced (binary refused) */
 	int binaries;		/* ceph-osd binaries attached now */
+	struct variant variant;	/* the bpf/ variant that runs (NULLs: unknown) */
 	bool http;		/* --prometheus: http_rejected is meaningful */
 	__u64 http_rejected[NR_HTTP_REJECT];
 };

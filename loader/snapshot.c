@@ -357,6 +357,7 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	sampler_health(&t->smp, h);
 	h->unknown_ops = t->unknown_ops;
 	h->binaries = binaries_traced(&t->bins);
+	h->variant = t->variant;
 	/* processes that exited have had their keys retired: forget them,
 	 * unless some keys wait for the next snapshot (they need the OSD id) */
 	if (!deferred)

@@ -50,6 +50,27 @@ void testhook_offsets(struct osd_offsets *o)
 		"osd_offsets; ignored\n", (int)n, spec);
 }
 
+void testhook_features(bool *have, const char *const *names, int n)
+{
+	const char *spec = getenv("OSDHIST_TEST_NO_FEATURES");
+
+	while (spec && *spec) {
+		size_t len = strcspn(spec, ",");
+		int i;
+
+		for (i = 0; i < n; i++)
+			if (strlen(names[i]) == len && !strncmp(spec, names[i], len))
+				break;
+		if (i < n)
+			have[i] = false;
+		else if (len)
+			fprintf(stderr, "osdhist: TEST HOOK: no kernel feature named "
+				"'%.*s' (OSDHIST_TEST_NO_FEATURES); ignored\n",
+				(int)len, spec);
+		spec += len + !!spec[len];
+	}
+}
+
 const char *testhook_kernel_release(const char *real)
 {
 	const char *fake = getenv("OSDHIST_TEST_KERNEL");
@@ -110,6 +131,13 @@ size_t testhook_dead_keys(size_t real)
 void testhook_offsets(struct osd_offsets *o)
 {
 	(void)o;
+}
+
+void testhook_features(bool *have, const char *const *names, int n)
+{
+	(void)have;
+	(void)names;
+	(void)n;
 }
 
 const char *testhook_kernel_release(const char *real)

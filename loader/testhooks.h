@@ -3,6 +3,7 @@
 #define OSDHIST_TESTHOOKS_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <linux/types.h>
 #include "osdhist.h"
 
@@ -18,11 +19,22 @@
 void testhook_offsets(struct osd_offsets *o);
 
 /*
- * OSDHIST_TEST_KERNEL="5.15.0" replaces the running kernel's release
- * (uname -r) in the loader's version checks: Linux 6.1 to load at all,
- * 6.6 for uprobe_multi links.  It proves the refusal of an old kernel and
- * the fallback to perf-event uprobes without booting one.  Not said on
- * stderr: what it tests is that stderr holds exactly one line.
+ * OSDHIST_TEST_NO_FEATURES="tai_helper,bpf_loop,..." (names of
+ * loader/kfeatures.h's list) makes the feature probes answer "no" for those
+ * features, as an older kernel would: the optional ones then load bpf/'s
+ * fallback variant, the required ones (uprobes, bpf_cookie) get the
+ * refusal.  The only way to reach those paths on the one kernel we have.
+ * Not said on stderr (a refusal must stay one line); the health line says
+ * which variant runs.  An unknown name is said and ignored.
+ */
+void testhook_features(bool *have, const char *const *names, int n);
+
+/*
+ * OSDHIST_TEST_KERNEL="5.14.0-570.12.1.el9_6.x86_64" replaces the kernel
+ * release (uname -r) where osdhist shows it, on --list's kernel line.  No
+ * decision reads the release any more: test_cli.sh shows that with a
+ * RHEL 9 or Ubuntu 22.04 release osdhist loads what the feature probes
+ * chose, and counts exactly.  Not said on stderr.
  */
 const char *testhook_kernel_release(const char *real);
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include <linux/types.h>
@@ -13,42 +13,44 @@
 #include "testhooks.h"
 #include "tracer.h"
 
-/* The running kernel's release, as uname -r says it (the test build may
- * replace it: OSDHIST_TEST_KERNEL). */
-static const char *kernel_release(struct utsname *u)
+/* -v: the variant loaded, and what the verifier walked for each program
+ * (verified_insns, Linux 5.16; "?" where the kernel does not say): the
+ * figure that must stay far below its limit of 1M, -P and --phases too. */
+static void say_loaded(const struct tracer *t)
 {
-	if (uname(u))
-		return "unknown";
-	return testhook_kernel_release(u->release);
+	struct bpf_program *p;
+
+	fprintf(stderr, "osdhist: loaded bpf/ with clock %s, op scan %s, uprobes %s; "
+		"instructions verified:", t->variant.clock, t->variant.scan,
+		t->variant.uprobes);
+	bpf_object__for_each_program(p, t->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		if (!bpf_program__autoload(p))
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (bpf_prog_get_info_by_fd(bpf_program__fd(p), &info, &len) ||
+		    !info.verified_insns)
+			fprintf(stderr, " %s ?", bpf_program__name(p));
+		else
+			fprintf(stderr, " %s %u", bpf_program__name(p), info.verified_insns);
+	}
+	fprintf(stderr, "\n");
 }
 
-/* Release (e.g. "6.1.0-13-amd64") is at least major.minor. */
-static bool kernel_at_least(const char *release, int major, int minor)
+int tracer_open(struct tracer *t, const struct options *opt,
+		const struct kfeatures *kf)
 {
-	int ma = 0, mi = 0;
-
-	if (sscanf(release, "%d.%d", &ma, &mi) != 2)
-		return false;
-	return ma > major || (ma == major && mi >= minor);
-}
-
-int tracer_open(struct tracer *t, const struct options *opt)
-{
-	struct utsname u;
-	const char *release = kernel_release(&u);
 	bool multi;
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	/* bpf/ calls bpf_ktime_get_tai_ns (Linux 6.1): on an older kernel the
-	 * verifier refuses every program, and its log helps no operator.  Said
-	 * before anything is loaded, so -v adds no libbpf output to it. */
-	if (!kernel_at_least(release, 6, 1)) {
-		fprintf(stderr, "osdhist: this kernel (Linux %s) is too old: osdhist "
-			"needs Linux 6.1 or later (bpf_ktime_get_tai_ns)\n", release);
-		return -1;
-	}
 	t->opt = opt;
+	/* The variant of bpf/ this kernel can run (kfeatures.c asked it):
+	 * the rodata flags below let the verifier drop the other branch, so
+	 * a helper the kernel lacks is never in the loaded program. */
+	t->variant = kfeatures_variant(kf, opt->perf_uprobes);
 	t->proc_root = "/proc";
 	proc_table_init(&t->procs, t->proc_root, opt->verbose);
 	t->ncpus = libbpf_num_possible_cpus();
@@ -70,7 +72,9 @@ int tracer_open(struct tracer *t, const struct options *opt)
 	t->skel->rodata->op_types = !opt->no_op_types;
 	t->skel->rodata->start_probe = opt->pool || opt->phases;
 	t->skel->rodata->mark_ways = testhook_mark_ways(MARK_WAYS);
-	multi = !opt->perf_uprobes && kernel_at_least(release, 6, 6);
+	t->skel->rodata->have_tai = kf->have[KF_TAI];
+	t->skel->rodata->have_loop = kf->have[KF_LOOP];
+	multi = !strcmp(t->variant.uprobes, "multi");
 	if (multi) {
 		struct bpf_program *p;
 
@@ -90,6 +94,8 @@ int tracer_open(struct tracer *t, const struct options *opt)
 				"(run with -v for libbpf's log)\n", strerror(-err));
 		return -1;
 	}
+	if (opt->verbose)
+		say_loaded(t);
 	binaries_init(&t->bins, t->skel, opt, multi);
 	return 0;
 }

@@ -31,6 +31,7 @@
 #include "binaries.h"
 #include "clock.h"
 #include "cli.h"
+#include "kfeatures.h"
 #include "proctable.h"
 #include "report.h"
 #include "sampler.h"
@@ -56,6 +57,7 @@ struct tracer {
 	const struct options *opt;
 	const char *proc_root;	/* "/proc": the proc table has it too */
 	struct osdhist_bpf *skel;
+	struct variant variant;	/* which bpf/ runs, by the feature probes */
 	struct binaries bins;
 	struct proc_table procs;
 	struct sampler smp;
@@ -72,8 +74,10 @@ struct tracer {
 	__u64 evicted;		/* highest lower bound of LRU evictions seen */
 };
 
-/* Loads the BPF programs (no probe yet).  0, or -1 after one line on stderr. */
-int tracer_open(struct tracer *t, const struct options *opt);
+/* Loads the variant of the BPF programs that fits kf (no probe yet).  0,
+ * or -1 after one line on stderr. */
+int tracer_open(struct tracer *t, const struct options *opt,
+		const struct kfeatures *kf);
 void tracer_close(struct tracer *t);
 
 /* discover.c: rescan /proc; attach new binaries, let go of unused ones.

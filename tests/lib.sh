@@ -220,6 +220,10 @@ random_first_id() { # [N]
 #                      lines; prints N.
 # oh_count FROM TO OSD CLASS  its count for osd.OSD, class CLASS ("" = all),
 #                      phase total, in output lines FROM+1 .. TO.
+# oh_optypes_view FROM TO  output lines FROM+1 .. TO summed as
+#                      optypes_load.py prints its plan: {ops: {op: {ops,
+#                      failed}}, op_type: {op: {msgs, failed_msgs}},
+#                      classes: {class: count}}.
 OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
 
 oh_start() {
@@ -257,6 +261,18 @@ oh_count() { # FROM TO OSD CLASS
     sed -n "$(($1 + 1)),$2p" "$TOUT" | jq -s --argjson osd "$3" --arg c "$4" '
         [.[] | select(.type == "hist" and .osd == $osd and .phase == "total"
             and ($c == "" or .class == $c)) | .count] | add // 0'
+}
+
+oh_optypes_view() { # FROM TO
+	sed -n "$(($1 + 1)),$2p" "$TOUT" | jq -s '
+		def sum_by(f; g): group_by(f) | map({key: (.[0] | f), value: g}) | from_entries;
+		{ops: ([.[] | select(.type == "opcode")]
+		       | sum_by(.op; {ops: (map(.ops) | add), failed: (map(.failed) | add)})),
+		 op_type: ([.[] | select(.type == "optype" and .phase == "total")]
+		       | sum_by(.op; {msgs: (map(.count) | add),
+				      failed_msgs: (map(select(.class == "error") | .count) | add // 0)})),
+		 classes: ([.[] | select(.type == "hist" and .phase == "total")]
+		       | sum_by(.class; map(.count) | add))}'
 }
 
 start_prometheus() {	# on a random free port; tries again if it was taken meanwhile

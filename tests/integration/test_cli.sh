@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
-# the test build: OSDHIST_TEST_KERNEL stands in for uname's release
+# the test build: OSDHIST_TEST_NO_FEATURES takes kernel features away
 TESTHOOKS=${TESTHOOKS:-$LIB_ROOT/build/osdhist-testhooks}
 lib_mktemp WORK -d
 [ -x "$TESTHOOKS" ] || { fail "no $TESTHOOKS: run 'make build/osdhist-testhooks'"; finish; }
@@ -82,19 +82,36 @@ expect_error "no uprobes in the kernel" 1 "uprobe" \
 	unshare -m sh -c 'mount -t tmpfs none /sys/bus/event_source/devices && exec "$0" 1 1' "$OSDHIST"
 check "the real uprobe PMU is still visible outside" test -e /sys/bus/event_source/devices/uprobe/type
 
-# --- a kernel older than 6.1 (bpf/ calls bpf_ktime_get_tai_ns), simulated by
-# the test build: one line naming the release found and the one needed, said
-# before anything is loaded, so even -v adds no libbpf or verifier output.
-# In a pid namespace of its own: if it did not refuse, it would trace no one.
-for k in 5.15.0-91-generic 6.0.19; do
-	expect_error "kernel $k (older than 6.1)" 1 "Linux ${k//./\\.}.*needs Linux 6\.1" \
-		env OSDHIST_TEST_KERNEL="$k" unshare -pf --mount-proc "$TESTHOOKS" -v 1 1
-	check "kernel $k: no libbpf or verifier output" bash -c "! grep -qiE 'libbpf|verifier' '$WORK/err'"
+# --- a kernel that lacks what osdhist cannot do without, simulated by the
+# test build's feature probes answering "no": one line naming the feature
+# (never a release), said before anything is loaded, so even -v adds no
+# libbpf or verifier output; exit 1.  In a pid namespace of its own: if it
+# did not refuse, it would trace no one.
+for f in uprobes:'uprobe events.*uprobes' bpf_cookie:'BPF cookies.*bpf_cookie'; do
+	name=${f%%:*}
+	expect_error "kernel without $name (feature probe)" 1 "lacks ${f#*:}" \
+		env OSDHIST_TEST_NO_FEATURES="$name" unshare -pf --mount-proc "$TESTHOOKS" -v 1 1
+	check "kernel without $name: no libbpf or verifier output, no release named" \
+		bash -c "! grep -qiE 'libbpf|verifier|linux [0-9]' '$WORK/err'"
 done
-OSDHIST_TEST_KERNEL=5.15.0 timeout -k 5 30 unshare -pf --mount-proc "$OSDHIST" 0.2 1 \
+# ... and nothing of bpf/ was loaded: the refusal comes before the
+# skeleton.  The probes' own tiny programs are loaded (and closed), no map
+# and none of bpf/'s programs.
+OSDHIST_TEST_NO_FEATURES=bpf_cookie strace -f -qq -e trace=bpf -o "$WORK/strace" \
+	unshare -pf --mount-proc "$TESTHOOKS" -v 1 1 2>/dev/null
+check "kernel without bpf_cookie: the feature probes ran ($(grep -c BPF_PROG_LOAD "$WORK/strace") program loads)" \
+	grep -q 'BPF_PROG_LOAD' "$WORK/strace"
+check "kernel without bpf_cookie: no map created, none of bpf/'s programs loaded" \
+	bash -c "! grep -qE 'BPF_MAP_CREATE|prog_name=\"(op_|subop_)' '$WORK/strace'"
+OSDHIST_TEST_NO_FEATURES=bpf_cookie timeout -k 5 30 unshare -pf --mount-proc "$OSDHIST" 0.2 1 \
 	>"$WORK/out" 2>"$WORK/err"
 rc=$?
-check_eq "the normal build ignores OSDHIST_TEST_KERNEL: exits 0 ($(head -c 200 "$WORK/err"))" "$rc" 0
+check_eq "the normal build ignores OSDHIST_TEST_NO_FEATURES: exits 0 ($(head -c 200 "$WORK/err"))" "$rc" 0
+OSDHIST_TEST_NO_FEATURES=nosuch timeout -k 5 30 unshare -pf --mount-proc "$TESTHOOKS" 0.2 1 \
+	>/dev/null 2>"$WORK/err"
+check_eq "an unknown feature name: still exits 0" "$?" 0
+check "an unknown feature name is said, not taken for a missing feature" \
+	grep -q "no kernel feature named 'nosuch'" "$WORK/err"
 
 # --- --help: exit 0 and every option of README's usage block
 "$OSDHIST" --help >"$WORK/help" 2>"$WORK/err"
@@ -210,25 +227,111 @@ check_eq "-p, unreadable while traced: one line on stderr besides the attach" \
 check "-p, unreadable while traced: it names the pid and the cause" \
 	grep -q "^osdhist: cannot inspect pid $(osd_pid "$ID") (-p) any more: Permission denied$" "$WORK/aerr2"
 
-# --- a kernel from 6.1 to 6.5 (simulated): it loads, with perf-event
-# uprobes, since uprobe_multi links need 6.6; 6.6 itself gets links.
+# --- a crimson-osd (a renamed copy of sleep): an OSD osdhist does not
+# support, named so in one line, in --list and in the untraced count, not
+# refused as a ceph-osd without symbols.  In a pid namespace of its own,
+# with no other OSD in sight.
+mkdir "$WORK/crimson"
+cp /bin/sleep "$WORK/crimson/crimson-osd"
+# shellcheck disable=SC2016
+timeout -k 5 30 unshare -pf --mount-proc sh -c '"$1" 30 & sleep 0.2; exec "$0" --list' \
+	"$OSDHIST" "$WORK/crimson/crimson-osd" >"$WORK/out" 2>"$WORK/err"
+check_eq "crimson-osd: --list exits 0" "$?" 0
+check_eq "crimson-osd: --list has one line for it ($(grep -v '^kernel:' "$WORK/out"))" \
+	"$(grep -c 'crimson-osd' "$WORK/out")" 1
+check "crimson-osd: ... saying it is not supported" \
+	grep -qE "^osd\.\? pid [0-9]+: not traceable: .*crimson-osd is crimson-osd, which osdhist does not support" "$WORK/out"
+# shellcheck disable=SC2016
+timeout -k 5 30 unshare -pf --mount-proc sh -c '"$1" 30 & sleep 0.2; exec "$0" -q --textfile "$2" 0.3 2' \
+	"$OSDHIST" "$WORK/crimson/crimson-osd" "$WORK/crimson.prom" >"$WORK/out" 2>"$WORK/err"
+check_eq "crimson-osd: osdhist runs on, exits 0" "$?" 0
+echo "# crimson-osd: stderr: $(cat "$WORK/err")"
+check_eq "crimson-osd: said once, in one line" "$(grep -c 'crimson-osd' "$WORK/err")" 1
+check "crimson-osd: the line says it is not supported" \
+	grep -q "cannot trace pid [0-9]*: .*crimson-osd is crimson-osd, which osdhist does not support" "$WORK/err"
+check "crimson-osd: counted as an untraced process" \
+	grep -qx "osdhist_untraced_processes 1" "$WORK/crimson.prom"
+
+# --- ceph-osd-classic, as Ceph's main branch installs the OSD (comm cut to
+# "ceph-osd-classi"): found by its binary's name and traced exactly
+mkdir "$WORK/classic"
+cp "$(command -v ceph-osd)" "$WORK/classic/ceph-osd-classic"
+CLS_ID=$(random_first_id) || { fail "no free OSD id"; finish; }
+cluster_up --osds 1 --first-id "$CLS_ID" --osd-bin "$WORK/classic/ceph-osd-classic" ||
+	{ fail "cluster start (ceph-osd-classic)"; finish; }
+CPID=$(osd_pid "$CLS_ID")
+check_eq "ceph-osd-classic: its comm is cut to 15 characters" "$(cat /proc/"$CPID"/comm)" ceph-osd-classi
+"$OSDHIST" --list >"$WORK/out" 2>&1
+check "ceph-osd-classic: --list shows osd.$CLS_ID as traceable" \
+	grep -qE "^osd\.$CLS_ID pid $CPID Ceph .*: traceable" "$WORK/out"
+r0=$(perf_counter "$CLS_ID" osd op_r) w0=$(perf_counter "$CLS_ID" osd op_w)
+"$OSDHIST" --json -p "$CPID" 3600 >"$WORK/cout" 2>"$WORK/cerr" &
+CLPID=$!
+for _ in $(seq 100); do
+	grep -q "attached to ceph-osd" "$WORK/cerr" && break
+	kill -0 $CLPID 2>/dev/null || break
+	sleep 0.1
+done
+check "ceph-osd-classic: attached ($(head -c 200 "$WORK/cerr"))" \
+	grep -qF "attached to ceph-osd $WORK/classic/ceph-osd-classic" "$WORK/cerr"
+rados -p "$POOL" bench 1 write -b 4096 -t 4 --no-cleanup >/dev/null
+rados -p "$POOL" bench 1 seq -t 4 >/dev/null
+sleep 0.5
+r1=$(perf_counter "$CLS_ID" osd op_r) w1=$(perf_counter "$CLS_ID" osd op_w)
+kill -INT $CLPID
+wait $CLPID
+check_eq "ceph-osd-classic: exits 0 on SIGINT" "$?" 0
+cc() { jq -s "[.[] | select(.type==\"hist\" and .osd==$CLS_ID and .class==\"$1\" and .phase==\"total\") | .count] | add // 0" "$WORK/cout"; }
+check_eq "ceph-osd-classic: read = op_r delta ($((r1 - r0)))" "$(cc read)" $((r1 - r0))
+check_eq "ceph-osd-classic: write = op_w delta ($((w1 - w0)))" "$(cc write)" $((w1 - w0))
+check "ceph-osd-classic: some ops" test $((r1 - r0)) -gt 10 -a $((w1 - w0)) -gt 10
+cluster_down
+cluster_use "${_LIB_CLUSTERS[0]}"
+
+# --- the kernel release says nothing (RHEL 9's 5.14 carries BPF of 6.x):
+# OSDHIST_TEST_KERNEL, once the test build's fake `uname -r`, now changes
+# nothing: with a RHEL 9.6 and an Ubuntu 22.04 release osdhist loads the
+# variant the probes chose (this kernel's: tai, bpf_loop, multi), attaches
+# and counts exactly.  Then the perf-event fallback, forced by the probe.
 OPID=$(osd_pid "$ID")
-for k in 6.5.0:perf:multi 6.6.0:multi:perf; do
-	IFS=: read -r kv want other <<<"$k"
-	OSDHIST_TEST_KERNEL=$kv "$TESTHOOKS" -p "$OPID" 3600 >"$WORK/kout" 2>"$WORK/kerr" &
+for k in 5.14.0-570.12.1.el9_6.x86_64:: 5.15.0-91-generic:: 5.15.0-91-generic:uprobe_multi:perf; do
+	IFS=: read -r kv nof want <<<"$k"
+	want=${want:-multi}
+	other=$([ "$want" = multi ] && echo perf || echo multi)
+	label="OSDHIST_TEST_KERNEL=$kv${nof:+, no $nof}"
+	r0=$(perf_counter "$ID" osd op_r) w0=$(perf_counter "$ID" osd op_w)
+	OSDHIST_TEST_KERNEL=$kv OSDHIST_TEST_NO_FEATURES=$nof "$TESTHOOKS" --json -p "$OPID" 3600 \
+		>"$WORK/kout" 2>"$WORK/kerr" &
 	KPID=$!
 	for _ in $(seq 100); do
 		grep -q "attached to ceph-osd" "$WORK/kerr" && break
 		kill -0 $KPID 2>/dev/null || break
 		sleep 0.1
 	done
-	check "kernel $kv: attached to osd.$ID ($(head -c 200 "$WORK/kerr"))" \
+	check "$label: attached to osd.$ID ($(head -c 200 "$WORK/kerr"))" \
 		grep -q "attached to ceph-osd" "$WORK/kerr"
 	"$LIB_ROOT/scripts/uprobes.sh" $KPID >"$WORK/kprobes"
-	check "kernel $kv: its uprobes are $want, none $other ($(cut -d' ' -f1 "$WORK/kprobes" | sort | uniq -c | xargs))" \
+	check "$label: its uprobes are $want, none $other ($(cut -d' ' -f1 "$WORK/kprobes" | sort | uniq -c | xargs))" \
 		bash -c "grep -q '^$want ' '$WORK/kprobes' && ! grep -q '^$other ' '$WORK/kprobes'"
+	rados -p "$POOL" bench 1 write -b 4096 -t 4 --no-cleanup >/dev/null
+	rados -p "$POOL" bench 1 seq -t 4 >/dev/null
+	sleep 0.5
+	r1=$(perf_counter "$ID" osd op_r) w1=$(perf_counter "$ID" osd op_w)
 	kill -INT $KPID
 	wait $KPID
-	check_eq "kernel $kv: exits 0 on SIGINT" "$?" 0
+	check_eq "$label: exits 0 on SIGINT" "$?" 0
+	kc() { jq -s "[.[] | select(.type==\"hist\" and .class==\"$1\" and .phase==\"total\") | .count] | add // 0" "$WORK/kout"; }
+	check_eq "$label: read = op_r delta ($((r1 - r0)))" "$(kc read)" $((r1 - r0))
+	check_eq "$label: write = op_w delta ($((w1 - w0)))" "$(kc write)" $((w1 - w0))
+	check_eq "$label: health names the variant (tai, bpf_loop, $want)" \
+		"$(jq -sr '[.[] | select(.type=="health")] | last | "\(.clock) \(.scan) \(.uprobes)"' "$WORK/kout")" \
+		"tai bpf_loop $want"
 done
+for kv in 5.14.0-570.12.1.el9_6.x86_64 5.15.0-91-generic; do
+	OSDHIST_TEST_KERNEL=$kv "$TESTHOOKS" --list >"$WORK/out" 2>&1
+	check_eq "OSDHIST_TEST_KERNEL=$kv: --list shows the release, and the variant the probes chose" \
+		"$(head -1 "$WORK/out" | cut -d';' -f1)" "kernel $kv: clock tai, op scan bpf_loop, uprobes multi"
+done
+check "only --list's report reads the kernel release, no decision does" \
+	bash -c "! grep -lE 'uname\\(|utsname|kernel_at_least|testhook_kernel_release' '$LIB_ROOT'/loader/*.c | grep -vE '/(list|testhooks)\.c$'"
 finish

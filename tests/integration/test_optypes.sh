@@ -22,23 +22,10 @@ asok() { ceph --admin-daemon "$(osd_asok "$OSD_IDS")" "$@"; }
 # COUNTER BEFORE AFTER: how much osd.COUNTER grew between two perf dumps
 delta() { echo $(($(jq ".osd.$1" <<<"$3") - $(jq ".osd.$1" <<<"$2"))); }
 
-# osdhist's output lines FROM+1 .. TO, summed as the oracle prints them.
-oh_view() { # FROM TO
-	sed -n "$(($1 + 1)),$2p" "$TOUT" | jq -s '
-		def sum_by(f; g): group_by(f) | map({key: (.[0] | f), value: g}) | from_entries;
-		{ops: ([.[] | select(.type == "opcode")]
-		       | sum_by(.op; {ops: (map(.ops) | add), failed: (map(.failed) | add)})),
-		 op_type: ([.[] | select(.type == "optype" and .phase == "total")]
-		       | sum_by(.op; {msgs: (map(.count) | add),
-				      failed_msgs: (map(select(.class == "error") | .count) | add // 0)})),
-		 classes: ([.[] | select(.type == "hist" and .phase == "total")]
-		       | sum_by(.class; map(.count) | add))}'
-}
-
 # The load's figures against osdhist's over the same interval.
 check_osdhist() { # LABEL ORACLE_JSON FROM TO
 	local label=$1 out=$2 view
-	view=$(oh_view "$3" "$4")
+	view=$(oh_optypes_view "$3" "$4")
 	check_eq "$label: osdhist ops and failed ops per op code = the oracle's" \
 		"$(jq -cS .ops <<<"$view")" "$(jq -cS .ops "$out")"
 	check_eq "$label: osdhist messages and failed messages per op type = the oracle's" \
@@ -103,7 +90,7 @@ bench_writes() { # RELEASE
 		bash -c "rados -p '$POOL' bench 2 write -t 4 -b 4096 --no-cleanup >/dev/null"
 	after=$(perf_dump "$OSD_IDS")
 	to=$(oh_snap) || { fail "$1 bench: osdhist snapshot"; return; }
-	view=$(oh_view "$from" "$to")
+	view=$(oh_optypes_view "$from" "$to")
 	w=$(delta op_w "$before" "$after")
 	check "$1 bench: some writes" test "$w" -gt 0
 	# and one writefull: rados bench's benchmark_last_metadata object

@@ -25,8 +25,9 @@ static void put(const char *pid, const char *name, const char *data, size_t len)
 	fclose(f);
 }
 
-static void proc(const char *pid, const char *comm, const char *cmdline,
-		 size_t len, char state)
+/* A process whose exe links to bin/EXE (default: bin/COMM). */
+static void proc_exe(const char *pid, const char *comm, const char *exe,
+		     const char *cmdline, size_t len, char state)
 {
 	char path[256], target[256], stat[64];
 
@@ -34,11 +35,16 @@ static void proc(const char *pid, const char *comm, const char *cmdline,
 	put(pid, "cmdline", cmdline, len);
 	snprintf(stat, sizeof(stat), "%s (%s) %c 1 2 3", pid, comm, state);
 	put(pid, "stat", stat, strlen(stat));
-	snprintf(target, sizeof(target), "%s/bin-%s", root, comm);
-	put("bin", comm, "ELF", 3);	/* a file for exe to point at */
-	snprintf(target, sizeof(target), "%s/bin/%s", root, comm);
+	put("bin", exe, "ELF", 3);	/* a file for exe to point at */
+	snprintf(target, sizeof(target), "%s/bin/%s", root, exe);
 	snprintf(path, sizeof(path), "%s/%s/exe", root, pid);
 	assert_int_equal(symlink(target, path), 0);
+}
+
+static void proc(const char *pid, const char *comm, const char *cmdline,
+		 size_t len, char state)
+{
+	proc_exe(pid, comm, comm, cmdline, len, state);
 }
 
 #define CMD(s) s, sizeof(s)
@@ -54,6 +60,15 @@ static int setup(void **state)
 	proc("103", "bash\n", CMD("bash\0-c\0ceph-osd -i 4"), 'S');
 	proc("104", "ceph-osd\n", CMD("ceph-osd\0--name=osd.9"), 'Z');
 	proc("105", "ceph-osd\n", CMD("ceph-osd\0--foo"), 'R');
+	/* Ceph main's name for the classic OSD, comm cut to 15 characters */
+	proc_exe("106", "ceph-osd-classi\n", "ceph-osd-classic",
+		 CMD("/usr/bin/ceph-osd-classic\0-i\0" "21"), 'S');
+	/* found by the binary's basename alone (comm and argv[0] say else) */
+	proc_exe("107", "osd-wrapper\n", "ceph-osd-classic", CMD("wrapper\0-i\0" "22"), 'S');
+	proc_exe("108", "crimson-osd\n", "crimson-osd", CMD("crimson-osd\0-i\0" "30"), 'S');
+	/* 15 characters that are not a cut OSD name */
+	proc_exe("109", "ceph-osd-classx\n", "other", CMD("other"), 'S');
+	proc_exe("110", "ceph-osd-c\n", "other2", CMD("other2"), 'S');
 	mkdir(strcat(strcpy((char[256]){0}, root), "/self"), 0755);
 	return 0;
 }
@@ -90,12 +105,12 @@ static int by_pid(const void *a, const void *b)
 
 static void scan_fixture(void **state)
 {
-	struct osd_proc p[8];
+	struct osd_proc p[16];
 	int n;
 	(void)state;
 
-	n = procs_scan(root, p, 8);
-	assert_int_equal(n, 5);	/* not bash */
+	n = procs_scan(root, p, 16);
+	assert_int_equal(n, 8);	/* not bash, not 109, 110 */
 	qsort(p, n, sizeof(p[0]), by_pid);
 	assert_int_equal(p[0].pid, 100);
 	assert_int_equal(p[0].osd_id, 3);
@@ -104,6 +119,16 @@ static void scan_fixture(void **state)
 	assert_int_equal(p[3].osd_id, 9);
 	assert_int_equal(p[4].osd_id, -1);
 	assert_true(p[0].ino == p[1].ino);	/* same binary */
+	for (int i = 0; i < 7; i++)
+		assert_null(p[i].unsupported);
+	assert_int_equal(p[5].pid, 106);
+	assert_int_equal(p[5].osd_id, 21);
+	assert_int_equal(p[6].pid, 107);
+	assert_int_equal(p[6].osd_id, 22);
+	assert_int_equal(p[7].pid, 108);
+	assert_int_equal(p[7].osd_id, 30);
+	assert_non_null(p[7].unsupported);
+	assert_non_null(strstr(p[7].unsupported, "crimson-osd"));
 	assert_int_equal(procs_inspect(root, 103, &p[0]), -EINVAL);
 	assert_int_equal(procs_inspect(root, 999, &p[0]), -ENOENT);
 }
