@@ -203,6 +203,16 @@ segment() { # VARIANT ROTATION T
 			sleep 0.1
 		done
 	fi
+	# bpftrace says "Attaching" before it attaches (seconds on a loaded
+	# host): wait for its 2 uprobes to be in
+	if [ "$v" = bpftrace ]; then
+		local deadline=$((SECONDS + 60))
+		while [ "$SECONDS" -lt "$deadline" ]; do
+			[ "$("$ROOT/scripts/uprobes.sh" "$TPID" | wc -l)" -ge 2 ] && break
+			kill -0 "$TPID" 2>/dev/null || { cat "$WORK/tracer.err" >&2; die "$v did not start"; }
+			sleep 0.1
+		done
+	fi
 	sleep 1		# past the attach
 	# the OSD's CPU time from the end of the first quiet point to the
 	# start of the second, where it became quiet
