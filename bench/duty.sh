@@ -6,9 +6,17 @@
 # small VM the client's own start and the host's drift between rounds move
 # IOPS by 5-10 %, more than a 10 % duty cycle's share of the cost.  Here one
 # rados bench rand runs throughout, and the tracer variants take turns on it
-# in short segments, in an order rotated every rotation; each segment's IOPS
-# comes from rados bench's per-second lines inside it, and its loss is
-# paired with the segment without tracer of the same rotation.
+# in short segments, in an order rotated every rotation; each segment's loss
+# is paired with the segment without tracer of the same rotation.
+#
+# A segment's edges are quiet points: rados bench is stopped (SIGSTOP), the
+# OSD's op counter and the tracer's BPF run counts are read until they stay
+# the same for QUIET_S, then rados bench goes on (SIGCONT).  No op is half
+# done at an edge, so a segment's client ops are exactly the delta of the
+# OSD's own `op` counter (perf dump), every probe hit in it belongs to one
+# of them, and its IOPS is that delta over the time rados bench ran.  (The
+# per-second lines of rados bench, used before, are neither exact nor
+# always there: a 2 s segment on a loaded host could hold fewer than two.)
 #
 #   none      no tracer
 #   osdhist   osdhist -p OSDPID --json 1            (full tracing)
@@ -21,7 +29,8 @@
 # RAM in one long run): -t 1, where every microsecond the probes add to an
 # op is on its path and shows in IOPS, and -t 16, the saturated OSD.
 # Per variant: IOPS, loss vs none (mean and standard error over the
-# rotations), probe hits per client op (BPF run counts), the OSD's CPU time
+# rotations), probe hits per client op (BPF run counts over the `op` delta:
+# exactly 2 for full mode), the OSD's CPU time
 # per op (its threads' schedstat), duty cycle and probe moves (osdhist's own
 # health lines).  Then the model the issue asks about: full mode's loss per
 # hit, the moves' loss per move/s (from fast), and the sampled loss they
@@ -80,7 +89,8 @@ WORK=$(mktemp -d /tmp/osdhist-duty.XXXXXX)
 TPID="" STATS_PID="" RPID=""
 cleanup() {
 	[ -z "$TPID" ] || { kill -INT "$TPID"; wait "$TPID"; } 2>/dev/null || true
-	[ -z "$RPID" ] || { kill "$RPID"; wait "$RPID"; } 2>/dev/null || true
+	# a stopped rados bench (see pause) acts on SIGTERM only once continued
+	[ -z "$RPID" ] || { kill "$RPID"; kill -CONT "$RPID"; wait "$RPID"; } 2>/dev/null || true
 	[ -z "$STATS_PID" ] || { kill "$STATS_PID"; wait "$STATS_PID"; } 2>/dev/null || true
 	bench_cluster_stop
 	rm -rf -- "$WORK"
@@ -103,9 +113,81 @@ osd_cpu_ns() {
 	cat /proc/"$OSDPID"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {printf "%.0f\n", s}'
 }
 
+# A quiet point: rados bench is stopped; prints "OPS RUNS NS CPU0 CPU1" (the
+# OSD's op counter, the tracer's BPF runs and run time, the OSD's CPU time
+# when it first was quiet and at the end) once the OSD has ended what it
+# had.  With the client stopped nothing new comes in; what it sent is read
+# and served by the OSD's threads.  Quiet: OPS and RUNS the same in QUIET_N
+# reads QUIET_S apart (0.5 s), each answered by the OSD's admin socket
+# thread meanwhile.  A runnable OSD thread with an op to end waits for a CPU
+# at most about one scheduler slice (3 ms here: 0.75 ms x (1 + log2 CPUs))
+# per other runnable thread on its CPU: 0.5 s is over 150 of them per CPU,
+# far beyond any load this host sees (load average under 10).  So at a quiet
+# point no op is between two of its probe hits.  (The bpftrace peer's
+# probes all fire before Ceph counts the op, and its interval probe runs
+# every second: for it OPS alone says quiet.)  The caller resumes rados
+# bench (resume).
+# The reads spawn no Python (the ceph CLI's start took 5-10 s on this host
+# under the test suite's load): the op counter comes from a Python helper
+# started once (a coprocess: a line in, the OSD's op counter out, through
+# the admin socket), the BPF runs from the tracer's fdinfo.
+QUIET_S=0.25 QUIET_N=3
+coproc OPQ { exec python3 -u -c '
+import json, socket, struct, sys
+for _ in sys.stdin:
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(60)
+    s.connect(sys.argv[1])
+    s.sendall(b"{\"prefix\": \"perf dump\"}\0")
+    want = struct.unpack(">I", s.recv(4, socket.MSG_WAITALL))[0]
+    b = b""
+    while len(b) < want:
+        c = s.recv(want - len(b))
+        if not c:
+            sys.exit("perf dump: reply cut short")
+        b += c
+    s.close()
+    print(json.loads(b)["osd"]["op"])
+' "$ASOK"; }
+quick_ops() {
+	local o
+	echo >&"${OPQ[1]}"
+	read -r -t 120 o <&"${OPQ[0]}" || die "no perf dump from $ASOK"
+	echo "$o"
+}
+# "RUNS NS" of the BPF programs process PID holds (bench/lib.sh bpf_runs,
+# from /proc/PID/fdinfo: each program once, by prog_id)
+quick_runs() { # [PID]
+	[ -n "${1:-}" ] || { echo "0 0"; return; }
+	cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '
+		/^pos:/ { id = "" } /^prog_id:/ { id = $2 } /^run_time_ns:/ { ns = $2 }
+		/^run_cnt:/ && id != "" && !(id in seen) { seen[id] = 1; r += $2; n += ns }
+		END { printf "%.0f %.0f\n", r, n }'
+}
+pause() { # TRACER_PID VARIANT
+	local prev cur o r n c same=1 cfirst f=1,2
+	[ "$2" != bpftrace ] || f=1
+	kill -STOP "$RPID"
+	prev="$(quick_ops) $(quick_runs "$1")" cfirst=$(osd_cpu_ns)
+	for _ in $(seq 200); do
+		sleep "$QUIET_S"
+		cur="$(quick_ops) $(quick_runs "$1")" c=$(osd_cpu_ns)
+		read -r o r n <<<"$cur"
+		if [ "$(cut -d' ' -f$f <<<"$cur")" = "$(cut -d' ' -f$f <<<"$prev")" ]; then
+			same=$((same + 1))
+			[ "$same" -lt "$QUIET_N" ] || { echo "$o $r $n $cfirst $c"; return 0; }
+		else
+			same=1 cfirst=$c
+		fi
+		prev=$cur
+	done
+	die "the OSD did not go quiet with rados bench stopped (last: $cur)"
+}
+resume() { kill -CONT "$RPID"; }
+
 
 segment() { # VARIANT ROTATION T
-	local v=$1 t0 t1 c0 c1 r0 r1 n0 n1 out=$WORK/$1.t$3.r$2.jsonl
+	local v=$1 t0 t1 c0 c1 r0 r1 n0 n1 o0 o1 q out=$WORK/$1.t$3.r$2.jsonl
 	if [ "$v" = bpftrace ]; then
 		"$BPFTRACE" "$WORK/peer.bt" >"$WORK/tracer.err" 2>&1 &
 		TPID=$!
@@ -121,20 +203,40 @@ segment() { # VARIANT ROTATION T
 			sleep 0.1
 		done
 	fi
+	# bpftrace says "Attaching" before it attaches (seconds on a loaded
+	# host): wait for its 2 uprobes to be in
+	if [ "$v" = bpftrace ]; then
+		local deadline=$((SECONDS + 60))
+		while [ "$SECONDS" -lt "$deadline" ]; do
+			[ "$("$ROOT/scripts/uprobes.sh" "$TPID" | wc -l)" -ge 2 ] && break
+			kill -0 "$TPID" 2>/dev/null || { cat "$WORK/tracer.err" >&2; die "$v did not start"; }
+			sleep 0.1
+		done
+	fi
 	sleep 1		# past the attach
-	t0=$EPOCHREALTIME c0=$(osd_cpu_ns); read -r r0 n0 < <(bpf_runs "$TPID")
+	# the OSD's CPU time from the end of the first quiet point to the
+	# start of the second, where it became quiet
+	q=$(pause "$TPID" "$v") || exit 1
+	read -r o0 r0 n0 _ c0 <<<"$q"
+	t0=$EPOCHREALTIME
+	resume
 	sleep "$SEG"
-	t1=$EPOCHREALTIME c1=$(osd_cpu_ns); read -r r1 n1 < <(bpf_runs "$TPID")
+	kill -STOP "$RPID"
+	t1=$EPOCHREALTIME
+	q=$(pause "$TPID" "$v") || exit 1
+	read -r o1 r1 n1 c1 _ <<<"$q"
+	resume
 	if [ -n "$TPID" ]; then
 		kill -INT "$TPID"; wait "$TPID" || die "$v exited non-zero"
 		TPID=""
 	fi
 	jq -nc --arg v "$v" --argjson rot "$2" --argjson t "$3" --argjson t0 "$t0" --argjson t1 "$t1" \
 		--argjson cpu $((c1 - c0)) --argjson runs $((r1 - r0)) --argjson bpf_ns $((n1 - n0)) \
+		--argjson ops $((o1 - o0)) \
 		--argjson h "$( [ "$v" != bpftrace ] && [ -s "$out" ] && jq -sc '[.[] | select(.type == "health")] |
 			{interval_s: (map(.interval_s) | add), traced_s: (map(.traced_s) | add),
 			 window_moves: (last.window_moves // 0), losses: (last.losses // 0)}' "$out" || echo null)" \
-		'{variant: $v, rotation: $rot, t: $t, t0: $t0, t1: $t1, osd_cpu_ns: $cpu, runs: $runs,
+		'{variant: $v, rotation: $rot, t: $t, t0: $t0, t1: $t1, ops: $ops, osd_cpu_ns: $cpu, runs: $runs,
 		  bpf_ns: $bpf_ns, health: $h}' \
 		>>"$WORK/segments.jsonl"
 	printf 'bench: -t %-2s rotation %s %-8s done\n' "$3" "$2" "$v" >&2

@@ -3,25 +3,16 @@
 JSON of bench/duty.sh.
 
 RADOS_LOG: rados.tN.log, rados bench's output for -t N, each line prefixed
-with the time it arrived.  A segment's IOPS is the growth of the "finished"
-column between the first and the last line inside the segment, over the time
-between them; its client ops are that rate times the segment's length."""
+with the time it arrived (kept with the results; it names the -t values).
+A segment's client ops are the delta of the OSD's `op` counter between its
+two quiet edges (bench/duty.sh: pause), exact; its IOPS is that over the
+time rados bench ran in it (t1 - t0)."""
 import json
 import re
 import statistics
 import sys
 
 VARIANTS = ("none", "osdhist", "sampled", "fast", "bpftrace")
-
-
-def read_log(path):
-    rows = []
-    for line in open(path):
-        f = line.split()
-        # stamp, sec, cur ops, started, finished, ...
-        if len(f) >= 5 and all(x.isdigit() for x in f[1:5]):
-            rows.append((float(f[0]), int(f[4])))
-    return rows
 
 
 def mean_se(xs):
@@ -40,17 +31,11 @@ def fmt(x, spec=".2f"):
     return "-" if x is None else format(x, spec)
 
 
-def summarize(segs, log):
+def summarize(segs):
     """Per variant: IOPS, loss paired with none of the same rotation,
     hits and OSD CPU per op, and the sampling figures of its tracers."""
     for s in segs:
-        inside = [r for r in log if s["t0"] <= r[0] <= s["t1"]]
-        if len(inside) < 2:
-            sys.exit("duty_report: segment %s/%d has fewer than 2 rados bench lines"
-                     % (s["variant"], s["rotation"]))
-        (ta, fa), (tb, fb) = inside[0], inside[-1]
-        s["iops"] = (fb - fa) / (tb - ta)
-        s["ops"] = s["iops"] * (s["t1"] - s["t0"])
+        s["iops"] = s["ops"] / (s["t1"] - s["t0"])
     base = {s["rotation"]: s for s in segs if s["variant"] == "none"}
     out = {}
     for v in VARIANTS:
@@ -58,7 +43,8 @@ def summarize(segs, log):
         if not ss:
             continue
         ops = sum(s["ops"] for s in ss)
-        d = {"iops_rounds": [s["iops"] for s in ss],
+        d = {"ops": ops, "runs": sum(s["runs"] for s in ss),
+             "iops_rounds": [s["iops"] for s in ss],
              "iops_mean": statistics.mean(s["iops"] for s in ss),
              "hits_per_op": sum(s["runs"] for s in ss) / ops,
              "bpf_us_per_op": sum(s.get("bpf_ns", 0) for s in ss) / 1000 / ops,
@@ -151,7 +137,7 @@ def main():
     for path in logs:
         t = int(re.search(r"rados\.t(\d+)\.log$", path).group(1))
         ss = [s for s in segs if s["t"] == t]
-        d = summarize(ss, read_log(path))
+        d = summarize(ss)
         w = {"summary": d, "model_loss": model(d, "loss_pct", "loss_se"),
              "model_cpu": model(d, "cpu_added_us", "cpu_added_se")}
         result["workloads"]["t%d" % t] = w

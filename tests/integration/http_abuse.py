@@ -8,9 +8,11 @@ trickles in), and beside them keeps SHOTS more connections busy with
 one-shot abuse: random bytes, oversized request lines and headers, bogus
 Content-Length, chunked bodies, unknown HTTP versions and path tricks.
 Whenever the server closes one, another takes its slot after a short pause.
-Bounded: it stops by itself after DURATION seconds or MAX_CONNECTS
-connections, closes everything, prints one JSON summary line and exits.
-Loopback addresses only.
+It stops on SIGTERM or SIGINT (the caller decides how long the abuse lasts),
+or by itself after DURATION seconds or MAX_CONNECTS connections (0: no
+limit), whichever comes first; then it closes everything, prints one JSON
+summary line ("stopped_by": "signal", "duration" or "max_connects") and
+exits 0.  Loopback addresses only.
 """
 import argparse
 import errno
@@ -112,6 +114,9 @@ def main():
     ap.add_argument("--seed", type=int, default=15)
     a = ap.parse_args()
     signal.alarm(int(a.duration) + 30)   # whatever happens, this process ends
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append("signal"))
+    signal.signal(signal.SIGINT, lambda *_: stop.append("signal"))
     rnd = random.Random(a.seed)
     sel = selectors.DefaultSelector()
     conns = {}                    # fd -> Conn
@@ -168,10 +173,17 @@ def main():
         open_one(time.monotonic(), "shot")
     while True:
         now = time.monotonic()
-        if now >= end or st["connects"] >= a.max_connects:
+        if stop:
+            break
+        if now >= end:
+            stop.append("duration")
+            break
+        if a.max_connects and st["connects"] >= a.max_connects:
+            stop.append("max_connects")
             break
         pending.sort()
-        while pending and pending[0][0] <= now and st["connects"] < a.max_connects:
+        while pending and pending[0][0] <= now and not (a.max_connects and
+                                                         st["connects"] >= a.max_connects):
             open_one(now, pending.pop(0)[1])
         for key, ev in sel.select(timeout=0.05):
             c = key.data
@@ -222,6 +234,8 @@ def main():
         st["max_holding"] = max(st["max_holding"],
                                 sum(c.pool == "hold" for c in conns.values()))
     st["open_at_end"] = len(conns)
+    st["established_at_end"] = sum(c.connected for c in conns.values())
+    st["stopped_by"] = stop[0]
     for c in list(conns.values()):
         close_one(c, time.monotonic(), False)
     st["seconds"] = round(time.monotonic() - t0, 3)

@@ -10,6 +10,10 @@
   rados_load.py canary N --secs S  the same for S seconds
   rados_load.py flood SECS DEPTH   stat missing objects for SECS seconds,
                                    DEPTH of them in flight at a time
+  rados_load.py flood-until FILE DEPTH MIN_OPS CAP_SECS
+                                   the same until FILE exists and MIN_OPS
+                                   were sent (the caller decides how long it
+                                   lasts); fails after CAP_SECS
   rados_load.py paced RATE SECS OBJ...
                                    stat the objects OBJ... in turn, RATE per
                                    second, for SECS seconds
@@ -75,13 +79,22 @@ def paced(ioctx, rate, secs, objs):
     return f"ops {done} secs {time.monotonic() - t0:.3f}"
 
 
-def flood(ioctx, secs, depth):
+def flood(ioctx, secs, depth, stop_file=None, min_ops=0):
     """Stats of objects that do not exist, DEPTH in flight at a time: every
-    one ends on the OSD's early-reject path (ENOENT), never in op_r."""
+    one ends on the OSD's early-reject path (ENOENT), never in op_r.  With
+    STOP_FILE: until it exists and MIN_OPS were sent, SECS only a cap."""
     sent = enoent = other = 0
     print("flooding", flush=True)
     t0 = time.monotonic()
-    while time.monotonic() < t0 + secs:
+
+    def going():
+        if stop_file is None:
+            return time.monotonic() < t0 + secs
+        if time.monotonic() >= t0 + secs:
+            sys.exit(f"flood-until: {stop_file} did not appear within {secs} s")
+        return sent < min_ops or not os.path.exists(stop_file)
+
+    while going():
         batch = [ioctx.aio_stat(f"missing.{os.getpid()}.{sent + i}",
                                 lambda *_: None) for i in range(depth)]
         sent += depth
@@ -99,7 +112,8 @@ def flood(ioctx, secs, depth):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("put", "writes", "mixed", "canary", "flood", "paced"):
+    if len(argv) < 3 or argv[1] not in ("put", "writes", "mixed", "canary", "flood",
+                                        "flood-until", "paced"):
         sys.exit(__doc__)
     cluster, ioctx = connect()
     try:
@@ -127,6 +141,11 @@ def main(argv):
             if len(argv) < 5:
                 sys.exit(__doc__)
             out = paced(ioctx, float(argv[2]), float(argv[3]), argv[4:])
+        elif argv[1] == "flood-until":
+            if len(argv) < 6:
+                sys.exit(__doc__)
+            out = flood(ioctx, float(argv[5]), int(argv[3]), stop_file=argv[2],
+                        min_ops=int(argv[4]))
         else:
             out = flood(ioctx, float(argv[2]), int(argv[3]))
         print(out, flush=True)

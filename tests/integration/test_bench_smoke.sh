@@ -4,8 +4,11 @@
 # counts it divides by are exact against the OSD's own `op` counter, and
 # osdhist's default mode runs exactly 2 BPF programs per client op (with and
 # without op types); the map memory model matches the kernel's own figure
-# map by map and models the large host of issue #16; the sampled variant (--sample 100ms/1s) runs well under 1 per op, moves its
-# probes, and the move-cost windows were measured.
+# map by map and models the large host of issue #16; the sampled variant
+# (--sample 100ms/1s) moves its probes, and the move-cost windows were
+# measured.  bench/duty.sh --smoke: the same exact counts per segment (its
+# edges are quiet points); duty cycles, moves/s and sampled hits per op are
+# printed, not asserted: they depend on the host's load (issue 26).
 . "$(dirname "$0")/../lib.sh"
 
 lib_mktemp RES -d
@@ -40,9 +43,11 @@ hits=$(jq '.summary.osdhist.hits_per_op // 0' "$J")
 check "osdhist default: probe hits per client op ($hits) about 2" \
 	jq -e -n "$hits >= 1.9 and $hits <= 2.1"
 
-# Sampled: 2 x the duty cycle (10 %) plus the drains, so about 0.25.
-hits=$(jq '.summary.sampled.hits_per_op // 0' "$J")
-check "sampled: probe hits per client op ($hits) > 0 and < 1.0" jq -e -n "$hits > 0 and $hits < 1.0"
+# Sampled: 2 x the duty cycle (10 %) plus the drains, about 0.25 on an idle
+# host; a drain lasts as long as the window's ops take to end, so under load
+# it is a figure, not a bound (tests/integration/test_sample.sh checks what
+# the windows record, exactly).
+echo "# sampled: probe hits per client op $(jq '.summary.sampled.hits_per_op // 0' "$J")"
 moves=$(jq '.summary.sampled.sampling.window_moves // 0' "$J")
 check "sampled: the probes were moved (window_moves $moves > 0)" jq -e -n "$moves > 0"
 duty=$(jq '.summary.sampled.sampling.duty // 0' "$J")
@@ -89,15 +94,21 @@ for t in t1 t16; do
 	for v in none osdhist sampled fast bpftrace; do
 		check "$t $v: iops ($(s $v.iops_mean)) > 0" jq -e -n "$(s $v.iops_mean) > 0"
 	done
-	# a segment's client ops come from rados bench's per-second lines: not exact
-	check "$t osdhist: probe hits per client op ($(s osdhist.hits_per_op)) about 2" \
-		jq -e -n "$(s osdhist.hits_per_op) > 1.8 and $(s osdhist.hits_per_op) < 2.2"
-	check "$t sampled: hits per op ($(s sampled.hits_per_op)) under 1" \
-		jq -e -n "$(s sampled.hits_per_op) > 0 and $(s sampled.hits_per_op) < 1"
-	check "$t sampled: duty cycle ($(s sampled.duty)) about 10 %" \
-		jq -e -n "$(s sampled.duty) > 0.05 and $(s sampled.duty) < 0.15"
-	check "$t fast: moves its probes more often than sampled" \
-		jq -e -n "$(s fast.moves_per_s) > $(s sampled.moves_per_s) and $(s sampled.moves_per_s) > 1"
+	# A segment runs between two quiet points (rados bench stopped, no op
+	# half done: bench/duty.sh pause), so its client ops are the OSD's op
+	# delta and every probe hit in it is one of theirs: exact.
+	check "$t: every segment served client ops" \
+		jq -e "[.segments[] | select(.t == ${t#t}) | .ops > 0] | all" "$J"
+	check_eq "$t osdhist: BPF program runs = 2 x the OSD's op delta ($(s osdhist.ops) ops)" \
+		"$(s osdhist.runs)" "$((2 * $(s osdhist.ops)))"
+	# each op costs a sampled tracer 2 hits at most (none while no probe is in)
+	check "$t sampled: BPF runs ($(s sampled.runs)) <= 2 x op delta ($(s sampled.ops))" \
+		[ "$(s sampled.runs)" -le "$((2 * $(s sampled.ops)))" ]
+	# how much of the time the windows were open, and how often the probes
+	# moved, depends on when the loader got a CPU: printed, not asserted
+	echo "# $t: hits/op sampled $(s sampled.hits_per_op), fast $(s fast.hits_per_op);" \
+		"duty cycle sampled $(s sampled.duty), fast $(s fast.duty);" \
+		"moves/s sampled $(s sampled.moves_per_s), fast $(s fast.moves_per_s)"
 	check_eq "$t: no tracer lost an op" "$(jq "[.workloads.$t.summary[] | .losses // 0] | add" "$J")" 0
 	check "$t: the model was computed" jq -e ".workloads.$t.model_loss.per_hit != null" "$J"
 	check "$t bpftrace peer: BPF time per op measured ($(s bpftrace.bpf_us_per_op) us)" \

@@ -5,9 +5,12 @@
 # trickles, random bytes, oversized request lines and headers, bogus
 # Content-Length and chunked bodies and path tricks.  Meanwhile a scraper on
 # 127.0.0.1 must get a complete exposition at least 19 times out of 20; once
-# the abuser has left, every scrape must be answered within 1 s; the write
-# count must still equal the OSD's op_w delta; the rejection counters must
-# show the abuse by reason; osdhist must not crash or leak descriptors.
+# the abuser has left, 11 of 11, and osdhist must let go of the abuser's
+# connections.  A scrape has what Prometheus gives one by default
+# (scrape_timeout 10 s); how long each took (curl's own time) is printed; the write count must still equal the OSD's op_w delta; the
+# rejection counters must show the abuse by reason; osdhist must not crash
+# or leak descriptors.  The abuser runs until this test stops it (SIGTERM),
+# so it is still at it whatever the scrapes took (issue 26).
 # packages: python3 curl jq prometheus (promtool)
 . "$(dirname "$0")/../lib.sh"
 
@@ -39,110 +42,134 @@ done
 # The exposition's last line is osdhist_build_info: a body ending in it,
 # with curl satisfied that Content-Length was met, is complete.
 LAST='^osdhist_build_info{version="[^"]*"} 1$'
+SCRAPE_S=10	# Prometheus's default scrape_timeout
 scrape() {	# OUTFILE TIMEOUT: 0 if a complete exposition came back in time
-	curl -sf -m "$2" -o "$1" "$URL" && tail -n 1 "$1" | grep -q "$LAST" &&
+	# curl's own time (no process start of this script in it) in OUTFILE.s
+	curl -sf -m "$2" -o "$1" -w '%{time_total}\n' "$URL" >"$1.s" &&
+		tail -n 1 "$1" | grep -q "$LAST" &&
 		head -n 2 "$1" | grep -q "^# TYPE osdhist_op_latency_seconds histogram$"
 }
-nfds() { ls "/proc/$TPID/fd" | wc -l; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$TPID/stat"; }	# utime + stime
-nsockets() { find "/proc/$TPID/fd" -lname 'socket:*' 2>/dev/null | wc -l; }
-stable_fds() {	# the fd count, read until two reads 0.2 s apart agree
-	local a b
-	a=$(nfds)
-	for _ in $(seq 20); do
-		sleep 0.2
-		b=$(nfds)
-		[ "$a" = "$b" ] && { echo "$a"; return; }
-		a=$b
-	done
-	echo "$a"
+# osdhist's descriptors that HTTP could leak: all but the ones it holds for
+# moments by design, its UNIX sockets (the verifier asks the OSD's admin
+# socket about 3 times a second) and /proc files (discovery).  A UNIX socket
+# is one /proc/net/unix lists, read after the fd list; one closed in between
+# counts once by mistake, so held takes the least of 3 reads 0.1 s apart:
+# what HTTP holds stays through all 3.
+held_once() {	# all|inet (two process starts: this runs on a loaded host)
+	find "/proc/$TPID/fd" -mindepth 1 -printf '%l\n' 2>/dev/null |
+		awk -v mode="$1" 'FILENAME == "-" { l[++k] = $0; next }
+			FNR > 1 { unix["socket:[" $7 "]"] = 1 }
+			END {
+				for (i = 1; i <= k; i++) {
+					if (l[i] ~ /^socket:/) { if (l[i] in unix) continue }
+					else if (mode != "all" || l[i] ~ /^\/proc\//) continue
+					n++
+				}
+				print n + 0
+			}' - /proc/net/unix
 }
-check "a first scrape is complete" scrape "$W/m0" 5
+held() {	# all|inet: "all" those descriptors, "inet" the sockets among them
+	local m x
+	m=$(held_once "$1")
+	for _ in 1 2; do
+		sleep 0.1
+		x=$(held_once "$1")
+		[ "$x" -lt "$m" ] && m=$x
+	done
+	echo "$m"
+}
+check "a first scrape is complete" scrape "$W/m0" $SCRAPE_S
 check_eq "it has osdhist_http_rejected_total, 6 reasons, all 0" \
 	"$(awk '/^osdhist_http_rejected_total\{/ { k++; n += $2 } END { print k + 0, n + 0 }' "$W/m0")" "6 0"
-fds0=$(stable_fds)
-socks0=$(nsockets)
-echo "# before the abuse: $fds0 fds open in osdhist, $socks0 sockets"
+fds0=$(held all)
+socks0=$(held inet)
+echo "# before the abuse: osdhist holds $fds0 fds, $socks0 of them inet sockets (UNIX sockets and /proc files not counted)"
 
 # --- load and abuse together
 rados -p "$POOL" bench 30 write -b 4096 -t 16 --no-cleanup >"$W/bench" 2>&1 &
 BENCH=$!
-python3 "$ABUSE" --port "$PORT" --src 127.0.0.2 --conns 300 --duration 20 \
-	--max-connects 30000 >"$W/abuser" 2>&1 &
+# Until we stop it: --duration and --max-connects only bound it if this test
+# dies (the test's own limit is 600 s).
+python3 "$ABUSE" --port "$PORT" --src 127.0.0.2 --conns 300 --duration 540 \
+	--max-connects 0 >"$W/abuser" 2>&1 &
 ABUSER=$!
 cpu0=$(cpu_ticks)
 sleep 3	# the abuser has its connections up and the first deadlines passed
 
 ok=0 maxsock=0 lat=()
 for i in $(seq 20); do
-	t=$(date +%s.%N)
-	if scrape "$W/s$i" 5; then
+	if scrape "$W/s$i" $SCRAPE_S; then
 		ok=$((ok + 1))
 	fi
-	lat+=("$(jq -n "($(date +%s.%N) - $t) * 1000 | floor")")
-	s=$(nsockets)
+	lat+=("$(cat "$W/s$i.s")")
+	s=$(held_once inet)
 	[ "$s" -gt "$maxsock" ] && maxsock=$s
 	sleep 0.4
 done
 still=$(kill -0 $ABUSER 2>/dev/null && echo yes || echo no)
-echo "# during the abuse: $ok/20 scrapes complete, latencies ms: ${lat[*]}"
-echo "# osdhist held at most $maxsock sockets (listen + scrapers + abuser's)"
+echo "# during the abuse: $ok/20 scrapes complete, curl's times s: ${lat[*]}"
+echo "# osdhist held at most $maxsock inet sockets (listen + scrapers + abuser's)"
 check "the abuser was still at it after the 20 scrapes ($still)" [ "$still" = yes ]
+# An allowance, not a rate: one in 20 may be the one that met a burst of
+# abuse (a new connection waits behind the abuser's in osdhist's queue).
 check "at least 19 of 20 scrapes from 127.0.0.1 complete during the abuse ($ok)" [ "$ok" -ge 19 ]
 check "osdhist never held more than $PER_ADDR of the abuser's connections ($maxsock sockets)" \
 	[ "$maxsock" -le $((PER_ADDR + 4)) ]
 
-# --- the abuser leaves: every scrape answered within 1 s from then on
+# --- the abuser leaves (SIGTERM: it closes every connection and exits)
+kill -TERM $ABUSER
 wait $ABUSER
 rc=$?
 t_leave=$(date +%s.%N)
-(	# how soon osdhist lets go of the connections the abuser closed
-	for _ in $(seq 250); do
-		[ "$(nsockets)" -le "$socks0" ] && break
-		sleep 0.02
-	done
-	jq -n "($(date +%s.%N) - $t_leave) * 1000 | floor" >"$W/drained"
-) &
-DRAIN=$!
 echo "# osdhist used $(( ($(cpu_ticks) - cpu0) * 1000 / $(getconf CLK_TCK) )) ms of CPU during the $(jq -r .seconds "$W/abuser") s of abuse (BPF maps, bench tracing and HTTP)"
 echo "# abuser: $(cat "$W/abuser")"
-check_eq "the abuser ran and stopped by itself" "$rc" 0
-first="" failed=0
-for i in $(seq 10); do
-	if scrape "$W/r$i" 1; then
-		[ -n "$first" ] || first=$(jq -n "($(date +%s.%N) - $t_leave) * 1000 | floor")
-	else
-		failed=$((failed + 1))
-	fi
-done
-echo "# after the abuser left: first complete scrape after ${first:-never} ms, $failed/10 failed"
-check_eq "after the abuser left: 10 of 10 scrapes complete (1 s timeout each)" "$failed" 0
-check "... the first within 1 s of its leaving (${first:-never} ms)" [ "${first:-99999}" -le 1000 ]
-wait $DRAIN
-echo "# osdhist was back to $socks0 socket(s) $(cat "$W/drained") ms after the abuser left"
-check "... within 1 s: connections the peer closed are released at once" [ "$(cat "$W/drained")" -le 1000 ]
 ab() { jq -r "$1" "$W/abuser" 2>/dev/null; }
+check_eq "the abuser stopped when told to (SIGTERM) and exited 0" "$rc $(ab .stopped_by)" "0 signal"
+# The first scrape right after: complete, as all 10 after it.  How soon
+# is printed (curl's own time): on a loaded host that is the host's figure.
+t=$(date +%s.%N)
+check "after the abuser left: the first scrape complete" scrape "$W/r0" $SCRAPE_S
+echo "# ... curl took $(cat "$W/r0.s") s, started $(jq -n "($t - $t_leave) * 1000 | floor") ms after the abuser's exit"
+# osdhist lets go of the connections the abuser closed: its inet sockets are
+# back to what they were.  Polled until 10 s after the abuser's exit, below
+# HTTP_IDLE_S (15 s): a connection kept until that deadline of osdhist's
+# would still be there, and a leaked one for ever.
+drained=""
+while :; do
+	[ "$(held inet)" -le "$socks0" ] && { drained=$(jq -n "($(date +%s.%N) - $t_leave) * 1000 | floor"); break; }
+	awk -v a="$t_leave" -v b="$(date +%s.%N)" 'BEGIN { exit !(b - a > 10) }' && break
+	sleep 0.1
+done
+echo "# osdhist was back to $socks0 inet socket(s) ${drained:-never} ms after the abuser left (as polled here)"
+check "connections the peer closed are released (within 10 s: ${drained:-not})" [ -n "$drained" ]
+failed=0 lat=()
+for i in $(seq 10); do
+	scrape "$W/r$i" $SCRAPE_S || failed=$((failed + 1))
+	lat+=("$(cat "$W/r$i.s")")
+done
+echo "# after the abuse: curl's times s: ${lat[*]}"
+check_eq "after the abuser left: 10 more of 10 scrapes complete" "$failed" 0
 check "the abuser made at least 300 connections ($(ab .connects))" [ "$(ab .connects)" -ge 300 ]
 check "the server refused or closed its connections ($(ab .closed_by_server))" [ "$(ab .closed_by_server)" -gt 300 ]
 
 # --- no descriptor left behind: the abuser's connections are gone
-fds1=$(stable_fds)
-for _ in $(seq 10); do
-	[ "$fds1" -le "$fds0" ] && break
-	sleep 0.5
-	fds1=$(stable_fds)
+# (the last scrapes' connections end as curl exits: polled, up to 10 s)
+for _ in $(seq 20); do
+	fds1=$(held all) socks1=$(held inet)
+	[ "$fds1" -le "$fds0" ] && [ "$socks1" -le "$socks0" ] && break
+	sleep 0.3
 done
-socks1=$(nsockets)
-echo "# after the abuse: $fds1 fds open in osdhist, $socks1 sockets"
+echo "# after the abuse: osdhist holds $fds1 fds, $socks1 of them inet sockets"
 check_eq "osdhist's fd count is back to its value before the abuse" "$fds1" "$fds0"
-check_eq "... and its socket count" "$socks1" "$socks0"
+check_eq "... and its inet socket count" "$socks1" "$socks0"
 
 # --- the counting was unharmed
 wait $BENCH
 made=$(awk '/Total writes made/{print $4}' "$W/bench")
 W1=$(perf_counter "$ID" osd op_w)
 n=$(oh_snap)
-check "a scrape after the snapshot is complete" scrape "$W/m1" 5
+check "a scrape after the snapshot is complete" scrape "$W/m1" $SCRAPE_S
 want=$((W1 - W0))
 got=$(awk -v k="osdhist_op_latency_seconds_count{$SERIES}" '$1 == k { print $2 }' "$W/m1")
 check_eq "scraped write _count = op_w delta ($want, bench made $made)" "$got" "$want"

