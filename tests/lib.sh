@@ -25,6 +25,10 @@
 # perf_dump ID         "perf dump" JSON of osd.ID via its admin socket.
 # perf_counter ID SECTION COUNTER   one counter, e.g. perf_counter 0 osd op_w
 #                      (latency counters print as compact JSON objects).
+# sched_wait PID       ns PID's threads were runnable and not running (and
+#                      the host's steal), for check_latency_sum.
+# check_latency_sum LABEL CLASS CEPH_NS OSDHIST_NS OPS WAIT_NS
+#                      osdhist's latency sum against Ceph's, exact bounds.
 # osd_pid ID           pid of osd.ID of the current cluster.
 # random_first_id [N]  a random OSD id ID in 100..899 such that ID .. ID+N-1
 #                      (N default 1) are used by no ceph-osd running on the
@@ -184,6 +188,43 @@ perf_dump() {
 
 perf_counter() { # ID SECTION COUNTER
     perf_dump "$1" | jq -ce --arg s "$2" --arg c "$3" '.[$s][$c]'
+}
+
+# sched_wait PID: ns the process's threads have waited on a run queue
+# (schedstat's second field), plus the host's stolen time on all CPUs (a VM
+# whose vCPU the hypervisor took away): together, every ns one of its
+# threads was runnable and not running.
+sched_wait() {
+    local rd st
+    rd=$(cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $2} END {printf "%.0f", s}')
+    st=$(awk -v hz="$(getconf CLK_TCK)" '/^cpu / {printf "%.0f", $9 * 1e9 / hz}' /proc/stat)
+    echo $((rd + st))
+}
+
+# check_latency_sum LABEL CLASS CEPH_SUM_NS OSDHIST_SUM_NS OPS WAIT_NS
+# osdhist's latency of an op against Ceph's, over the same OPS ops: both
+# are now - recv_stamp at log_op_stats, on the same clock (osdhist's TAI
+# minus the TAI offset, or its fallback, is CLOCK_REALTIME); osdhist reads
+# it at the function's entry, Ceph a few instructions later.  So, exactly:
+#   0 <= Ceph's sum - osdhist's <= OPS x 50 us + WAIT_NS + 2 ticks per CPU
+# where 50 us is ten times a whole uprobe hit on this VM (the rest of the
+# probe and its return run between the two reads), and WAIT_NS, the
+# OSD's run-queue wait and the host's stolen time over the same stretch
+# (sched_wait), covers any preemption between them, whatever the load.
+# A wrong start stamp (dequeue time instead of recv_stamp) or a wrong clock
+# offset moves every op, and fails it on a quiet host; a ratio within 1 %
+# was the check before, and an overloaded host could miss it.
+check_latency_sum() {
+    local gap ticks
+    gap=$(jq -n "$3 - $4")
+    ticks=$((2 * $(nproc) * 1000000000 / $(getconf CLK_TCK)))
+    echo "# $1: $2 latency over $5 ops: osdhist mean $(jq -n "$4 / $5" | xargs printf %.0f) ns," \
+        "Ceph's $(jq -n "$3 / $5" | xargs printf %.0f) ns, gap $(jq -n "$gap / $5" | xargs printf %.0f) ns per op," \
+        "ratio $(jq -n "$4 / $3"); run-queue wait + steal $(($6 / 1000)) us"
+    # Ceph prints its sum in seconds with 9 decimals: 1 ns of slack
+    check "$1: $2 latency sum not above Ceph's" jq -e -n "$gap >= -1"
+    check "$1: $2 latency sum below Ceph's by at most $5 x 50 us + the OSD's run-queue wait and steal" \
+        jq -e -n "$gap <= $5 * 50000 + $6 + $ticks"
 }
 
 osd_pid() {
