@@ -3,8 +3,8 @@
 # -p: it must find every new process by itself) runs.  Each new process is
 # traced from its first ops (K canary writes right after each restart are
 # counted exactly, against the new process's op_w), the state of each dead
-# process is reaped within two intervals, and osdhist's memory and map fill
-# stay flat across restarts.
+# process is reaped by the first snapshot taken after it died, and
+# osdhist's memory and map fill stay flat across restarts.
 #
 # Other clusters run on this host and osdhist without -p traces them too, so
 # our OSD has a random id (filtered with --osd) and the host-wide health
@@ -76,11 +76,15 @@ alive() { # PID
 	[[ $st =~ \)\ ([A-Z]) ]] && [[ ${BASH_REMATCH[1]} != [ZX] ]]
 }
 
-# Two intervals after PID has died, how many keys of it osdhist's maps
-# still hold: "HISTS INFLIGHT MARKS" (all must be 0).
+# Once PID has died and a snapshot was read after that (oh_snap: its maps
+# are read after the call), how many keys of it osdhist's maps still hold:
+# "HISTS INFLIGHT MARKS" (all must be 0).  Every snapshot removes the hist
+# keys, in-flight entries and done marks of processes that are not alive
+# (procs_alive: gone, or a zombie, as alive() here), and a dead process
+# makes no new ones: ordered by events, not by time.
 watch_reap() { # PID
 	while alive "$1"; do sleep 0.02; done
-	sleep $((2 * INTERVAL))
+	oh_snap >/dev/null || { echo "no snapshot"; return; }
 	echo "$(keys_of "$HISTS" "$1") $(keys_of "$INFLIGHT" "$1") $(marks_of "$1")"
 }
 
@@ -89,14 +93,21 @@ live_osds() { ps -C ceph-osd -o pid=,stat= | awk '$2 !~ /^[ZX]/ {print $1}' | so
 
 # The health line's "osds" equals the ceph-osd processes running on the
 # host (1 if no other cluster runs): the dead process was forgotten.  The
-# host's set must not change for one rescan period before the snapshot and
+# host's set must not change from the last /proc rescan before the snapshot
 # until after it; other clusters may restart OSDs, so try again if it did.
+# Why a stays the set of that rescan: the loader rescans when an iteration
+# of its loop starts 1 s (RESCAN_SEC, = INTERVAL here) or more after the
+# last rescan, so the last one started less than 1 s before the iteration
+# that takes the snapshot.  An iteration takes at most 2 snapshots (SIGUSR1,
+# periodic), so after two oh_snap the last health line comes from an
+# iteration that started after the first oh_snap was called, >= 1.2 s after
+# a was read: the rescan came after a, whatever the load.
 check_osds() { # MSG
 	local a b c l
 	for _ in $(seq 10); do
 		a=$(live_osds); sleep 1.2; b=$(live_osds)
 		[ "$a" = "$b" ] || continue
-		l=$(oh_snap) || break
+		oh_snap >/dev/null && l=$(oh_snap) || break
 		c=$(live_osds)
 		[ "$b" = "$c" ] || continue
 		check_eq "$1: health osds = ceph-osd processes on the host ($c)" \
@@ -137,7 +148,7 @@ for r in $(seq "$RESTARTS"); do
 	check_eq "restart $r: osdhist sees nothing else on osd.$ID" "$all" "$got"
 
 	wait "$wpid"
-	check_eq "restart $r: 2 intervals after pid $old died, its keys in hists/inflight/marks" \
+	check_eq "restart $r: after a snapshot read once pid $old had died, its keys in hists/inflight/marks" \
 		"$(cat "$CLUSTER_DIR/reap.$r")" "0 0 0"
 	check_osds "restart $r"
 
