@@ -119,6 +119,7 @@ check_osds() { # MSG
 
 l_first=$(oh_snap) || { fail "first snapshot"; finish; }
 loss0=$(health_at "$l_first" losses) if0=$(health_at "$l_first" insert_failed)
+unk0=$(health_at "$l_first" unknown_proc_ops)
 reaped0=$(health_at "$l_first" reaped_dead_proc)
 declare -a RSS HKEYS INFL OURS
 pids=("$(osd_pid "$ID")")
@@ -179,8 +180,16 @@ last=$(wc -l <"$TOUT")
 echo "# health at the end: $(tail -n 1 "$TOUT")"
 echo "# reaped_dead_proc: $reaped0 at the first snapshot, $(health_at "$last" reaped_dead_proc) at the end"
 # Nothing may be lost across the restarts (ops in flight when osdhist
-# attached are outside the traced time, not losses).
-check_eq "losses unchanged since the first snapshot ($loss0)" "$(health_at "$last" losses)" "$loss0"
+# attached are outside the traced time, not losses).  But for one reason:
+# unknown_proc_ops counts the ops of processes osdhist never identified,
+# the other tests' ceph-osd that lived less than a rescan on this shared
+# host (a correct osdhist counts them, and their number is the host's);
+# ours was identified after every restart (the exact counts of osd.$ID
+# above), so none of them are ours.
+unk=$(health_at "$last" unknown_proc_ops)
+echo "# unknown_proc_ops (other processes): $unk0 at the first snapshot, $unk at the end"
+check_eq "losses but unknown_proc_ops unchanged since the first snapshot ($((loss0 - unk0)))" \
+	"$(($(health_at "$last" losses) - unk))" "$((loss0 - unk0))"
 check_eq "insert_failed unchanged since the first snapshot ($if0)" "$(health_at "$last" insert_failed)" "$if0"
 check "osd.$ID survived" kill -0 "$(osd_pid "$ID")"
 finish
