@@ -57,11 +57,25 @@ bt_start() {
 		BEGIN { printf(\"go\\n\"); }
 		END { printf(\"calls %d\\n\", @n); clear(@n); }" >"$BT" 2>&1 &
 	BTPID=$!
-	for _ in $(seq 150); do grep -q go "$BT" && return 0; sleep 0.1; done
+	# bpftrace resolves the symbol in ceph-osd and attaches before BEGIN
+	# runs: seconds, many more on a loaded machine (60 s at most)
+	for _ in $(seq 600); do
+		grep -q go "$BT" && return 0
+		kill -0 $BTPID 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "bpftrace did not start in 60 s:" >&2
 	cat "$BT" >&2
 }
 bt_stop() { # sets CALLS (not in $(...): wait needs this shell)
-	kill -INT $BTPID; wait $BTPID
+	kill -INT $BTPID
+	# its END and exit take a moment; never wait without a bound (30 s)
+	for _ in $(seq 300); do kill -0 $BTPID 2>/dev/null || break; sleep 0.1; done
+	if kill -0 $BTPID 2>/dev/null; then
+		echo "bpftrace did not stop on SIGINT in 30 s" >&2
+		kill -KILL $BTPID
+	fi
+	wait $BTPID
 	CALLS=$(awk '/^calls/{print $2}' "$BT")
 	[ -n "$CALLS" ] || cat "$BT" >&2
 }
