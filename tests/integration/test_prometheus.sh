@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
-cluster_up --osds 1
+cluster_up --osds 1 || { fail "cluster starts"; finish; }
 PID0=$(osd_pid 0)
 W=$CLUSTER_DIR/prom
 mkdir -p "$W"
