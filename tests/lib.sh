@@ -256,9 +256,10 @@ random_first_id() { # [N]
 #                      stderr in $TERR (files in $CLUSTER_DIR), pid in $TPID.
 # oh_wait_attached [PATTERN]  waits up to 10 s for PATTERN (default
 #                      "attached to ceph-osd") on its stderr; 1 if not seen.
-# oh_snap              SIGUSR1 and wait for its health line: every op that
-#                      ended before the call is in the output's first N
-#                      lines; prints N.
+# oh_snap              SIGUSR1 and wait for two health lines more: every op
+#                      that ended before the call is in the output's first
+#                      N lines; prints N.  Every op that ends after it
+#                      returned is after line N.
 # oh_count FROM TO OSD CLASS  its count for osd.OSD, class CLASS ("" = all),
 #                      phase total, in output lines FROM+1 .. TO.
 # oh_optypes_view FROM TO  output lines FROM+1 .. TO summed as
@@ -286,11 +287,22 @@ oh_wait_attached() {
 
 _oh_nhealth() { grep -c '"type":"health"' "$TOUT"; }
 
+# The first health line after the call may close a snapshot whose maps were
+# read before it (a periodic one, or an earlier SIGUSR1's): not enough.  The
+# snapshots are taken one after the other by one thread, so the one after
+# it read the maps after that line was printed, hence after the call.  A
+# second SIGUSR1, sent once the first new line is out, makes that snapshot
+# come now whatever the interval.  Bounded by 60 s (a snapshot takes ms).
 oh_snap() {
-    local n; n=$(_oh_nhealth)
+    local n h sent=1 deadline=$((SECONDS + 60))
+    n=$(_oh_nhealth)
     kill -USR1 "$TPID"
-    for _ in $(seq 200); do
-        [ "$(_oh_nhealth)" -gt "$n" ] && { wc -l <"$TOUT"; return 0; }
+    while [ $SECONDS -lt $deadline ]; do
+        h=$(_oh_nhealth)
+        [ "$h" -ge $((n + 2)) ] && { wc -l <"$TOUT"; return 0; }
+        if [ "$h" -ge $((n + 1)) ] && [ $sent = 1 ]; then
+            kill -USR1 "$TPID"; sent=2
+        fi
         kill -0 "$TPID" 2>/dev/null || break
         sleep 0.05
     done

@@ -6,7 +6,10 @@ tests/integration/optypes_load.py.
 
 HISTORIC.json is `ceph daemon osd.ID dump_historic_ops` (raise
 osd_op_history_size and osd_op_history_duration first: by default the OSD
-keeps only the last 20 ops, for 600 s).  Each op's description names its ops
+keeps only the last 20 ops, for 600 s).  Run `ceph daemon osd.ID log flush`
+after that dump and before this: Ceph's log thread writes the log file
+behind the daemon, so a reply logged (queued) before the dump may not be in
+the file yet; after the flush every op of the dump has its reply there.  Each op's description names its ops
 in wire order, e.g.
   osd_op(client.4131.0:7 1.6 1:7800b0f3:::o1:head [assert-version v5,write 0~2] snapc 0=[] ...)
 and Ceph prints no per-op result there.  Message results come from the OSD's
@@ -97,7 +100,8 @@ def main():
             addr = bare_addr(op.get("type_data", {}).get("client_info", {}).get("client_addr", ""))
             if (addr, tid) not in res:
                 sys.exit(f"historic_ops.py: no osd_op_reply to {addr} tid {tid} in {a.log} "
-                         f"(is debug_ms >= 1 on the OSD?): {desc}")
+                         f"(is debug_ms >= 1 on the OSD? was 'log flush' run after "
+                         f"dump_historic_ops?): {desc}")
             failed = res[(addr, tid)] < 0
         for n in names:
             o = ops.setdefault(n, {"ops": 0})

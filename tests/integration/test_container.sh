@@ -32,7 +32,17 @@ oh_start --osd "$ID" 1
 attached() { # PID
 	grep -q "attached to ceph-osd $PRIV/ceph-osd (build-id [0-9a-f]*, inode $(stat -L -c %i "/proc/$1/exe")) seen in pid $1" "$TERR"
 }
-for _ in $(seq 100); do attached "$PID" && break; sleep 0.1; done
+# The loader rescans /proc every second and derives the offsets of a new
+# binary before it attaches: wait for its line, 60 s at most (it takes
+# about a second; a loaded machine may take many).
+wait_attached() { # PID
+	local deadline=$((SECONDS + 60))
+	until attached "$1"; do
+		[ $SECONDS -lt $deadline ] && kill -0 "$TPID" 2>/dev/null || return 1
+		sleep 0.1
+	done
+}
+wait_attached "$PID"
 check "osdhist attached to the private binary of pid $PID" attached "$PID"
 
 d() { echo $(($(jq ".osd.$1" <<<"$after") - $(jq ".osd.$1" <<<"$before"))); }
@@ -49,7 +59,9 @@ for pair in "r read" "w write" "rw rw"; do
 	check_eq "bench: osdhist $cls of osd.$ID = op_$c delta ($(d "op_$c"))" \
 		"$(oh_count "$l0" "$l1" "$ID" "$cls")" "$(d "op_$c")"
 done
-check "bench: both reads ($(d op_r)) and writes ($(d op_w)) were done" [ "$(d op_r)" -gt 100 -a "$(d op_w)" -gt 100 ]
+# time-boxed benches: how many ops they make depends on the load; the
+# counts above must only not be trivially equal
+check "bench: both reads ($(d op_r)) and writes ($(d op_w)) were done" [ "$(d op_r)" -gt 0 -a "$(d op_w)" -gt 0 ]
 echo "# bench: osdhist error ops of osd.$ID: $(oh_count "$l0" "$l1" "$ID" error)"
 
 # --- restart: the same wrapper again (a new namespace, a new copy, so a new
@@ -57,6 +69,7 @@ echo "# bench: osdhist error ops of osd.$ID: $(oh_count "$l0" "$l1" "$ID" error)
 check "restart-osd reuses the wrapper" "$CLUSTER_SH" restart-osd "$CLUSTER_DIR" "$ID"
 NEW=$(osd_pid "$ID")
 check_contained "restart" "$NEW"
+wait_attached "$NEW"
 check "osdhist attached to the private binary of the new pid $NEW" attached "$NEW"
 w0=$(perf_counter "$ID" osd op_w)
 l0=$(oh_snap) || { fail "snapshot"; finish; }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Issue 7: --prometheus and --textfile on a real throwaway cluster.  The
-# exposition passes promtool; a real Prometheus server scrapes osdhist during
+# exposition passes promtool; a real Prometheus server scrapes osdhist around
 # rados bench and computes a p99; the exported write _count equals the OSD's
 # op_w delta exactly, also after the HTTP endpoint has been abused (garbage,
 # huge requests, POST, idle and 100 parallel connections).
@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
-cluster_up --osds 1
+cluster_up --osds 1 || { fail "cluster starts"; finish; }
 PID0=$(osd_pid 0)
 W=$CLUSTER_DIR/prom
 mkdir -p "$W"
@@ -28,8 +28,10 @@ W0=$(perf_counter 0 osd op_w)
 "$OSDHIST" --json -p "$PID0" --prometheus 127.0.0.1:0 --textfile "$W/osdhist.prom" 1 \
 	>"$W/out" 2>"$W/err" &
 OHPID=$!
-for _ in $(seq 100); do
+TOUT=$W/out TPID=$OHPID	# for oh_snap (lib.sh)
+for _ in $(seq 600); do	# ~1 s; 60 s on a loaded machine
 	grep -q "attached to ceph-osd" "$W/err" && break
+	kill -0 $OHPID 2>/dev/null || break
 	sleep 0.1
 done
 PORT=$(sed -n 's|^osdhist: serving metrics on http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$W/err")
@@ -47,7 +49,7 @@ check "... one line naming the address and the cause ($out)" \
 	[ "$(wc -l <<<"$out")" = 1 -a -n "$(grep -F "127.0.0.1:$PORT: Address already in use" <<<"$out")" ]
 
 # The first snapshot comes after one interval; before it, 503.
-for _ in $(seq 50); do
+for _ in $(seq 300); do
 	[ "$(curl -s -o /dev/null -w '%{http_code}' "$URL")" = 200 ] && break
 	sleep 0.1
 done
@@ -58,12 +60,13 @@ check_eq "Content-Type is the 0.0.4 text format" "$ctype" "text/plain; version=0
 check "promtool check metrics passes on /metrics" promtool check metrics <"$W/m0"
 check "osdhist_build_info is there" grep -q '^osdhist_build_info{version="[0-9.]*"} 1$' "$W/m0"
 
-# --- a real Prometheus scraping osdhist every second
+# --- a real Prometheus scraping osdhist every 2 s (a timeout as long as
+# the interval: a scrape late by 1 s on a loaded machine still counts)
 cat >"$W/prometheus.yml" <<EOF
 global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-  evaluation_interval: 1s
+  scrape_interval: 2s
+  scrape_timeout: 2s
+  evaluation_interval: 2s
 scrape_configs:
   - job_name: osdhist
     static_configs:
@@ -79,38 +82,65 @@ query() {	# PROMQL [TIME]: the JSON answer of an instant query
 }
 echo "# prometheus on 127.0.0.1:$PPORT"
 
-bench_start=$(date +%s.%N)
-made=$(rados -p "$POOL" bench 8 write -b 4096 -t 16 --no-cleanup | awk '/Total writes made/{print $4}')
-bench_end=$(date +%s.%N)
-sleep 2.5	# a few more scrapes
-
-t=$(jq -n "$bench_end - 1")
-q="histogram_quantile(0.99, rate(osdhist_op_latency_seconds_bucket{class=\"write\",phase=\"total\"}[5s]))"
-p99=$(query "$q" "$t" | jq -r '.data.result | if length == 1 then .[0].value[1] else "none" end')
-echo "# Prometheus: $q at bench end - 1 s = $p99 s ($made writes made)"
-check "Prometheus' p99 of writes is finite and positive ($p99 s)" \
-	jq -ne "\"$p99\" | test(\"^[0-9.e+-]+\$\") and (tonumber > 0) and (tonumber < 100)"
-up=$(query 'up{job="osdhist"}' | jq -r '.data.result[0].value[1]')
-check_eq "Prometheus sees the target up" "$up" 1
-
-# The count: a snapshot now (SIGUSR1) holds every op up to op_w's reading.
-snap() {	# snapshot now, wait until it is out
-	local n
-	n=$(grep -c '"type":"health"' "$W/out")
-	kill -USR1 $OHPID
-	for _ in $(seq 50); do
-		[ "$(grep -c '"type":"health"' "$W/out")" -gt "$n" ] && return 0
-		sleep 0.1
+# "TIME VALUE" of Prometheus' latest sample of the write _count once that
+# value is above ABOVE (60 s at most: osdhist snapshots every second, and
+# Prometheus scrapes every 2 s); nothing if it never is.
+sample_above() { # ABOVE
+	local r deadline=$((SECONDS + 60))
+	while [ $SECONDS -lt $deadline ]; do
+		r=$(query "osdhist_op_latency_seconds_count{$SERIES}" |
+			jq -r --argjson a "$1" '.data.result[0].value // empty
+				| select((.[1] | tonumber) > $a) | "\(.[0]) \(.[1])"')
+		[ -n "$r" ] && { echo "$r"; return 0; }
+		sleep 0.2
 	done
 	return 1
+}
+# One write first, so that the series has a sample from before the bench;
+# then a rate() over a window from that sample to one taken after the
+# bench's writes were counted holds the bench, whatever the scrapes missed
+# or how long the bench took: two samples, the second one higher.
+echo "before the bench" >"$W/obj"
+rados -p "$POOL" put before-bench "$W/obj"
+pre=$(sample_above 0) || pre=
+made=$(rados -p "$POOL" bench 8 write -b 4096 -t 16 --no-cleanup | awk '/Total writes made/{print $4}')
+post=
+[ -z "$pre" ] || post=$(sample_above "${pre#* }") || post=
+check "Prometheus has a write _count before ($pre) and after ($post) the bench" [ -n "$pre" -a -n "$post" ]
+t0=${pre%% *} t=${post%% *}
+win=$(jq -n "($t - $t0 | ceil) + 1")s
+q="histogram_quantile(0.99, rate(osdhist_op_latency_seconds_bucket{class=\"write\",phase=\"total\"}[$win]))"
+p99=$(query "$q" "$t" | jq -r '.data.result | if length == 1 then .[0].value[1] else "none" end')
+echo "# Prometheus: $q at $t = $p99 s ($made writes made)"
+check "Prometheus' p99 of writes is finite and positive ($p99 s)" \
+	jq -ne "\"$p99\" | test(\"^[0-9.e+-]+\$\") and (tonumber > 0) and (tonumber < 100)"
+up=$(query "max_over_time(up{job=\"osdhist\"}[$win])" "$t" | jq -r '.data.result[0].value[1]')
+check_eq "Prometheus sees the target up (over the bench)" "$up" 1
+
+# The count: a snapshot read after op_w's reading holds every op up to it
+# (oh_snap); its time, also in osdhist_last_snapshot_timestamp_seconds.
+snap() {	# prints the time of a snapshot read after the call
+	local l
+	l=$(oh_snap) || return 1
+	head -n "$l" "$W/out" | grep '"type":"health"' | tail -n 1 | jq .time
+}
+# /metrics into FILE once it serves the snapshot of TIME or a later one: the
+# health line is printed before the exposition is published (30 s at most)
+published() { # FILE TIME
+	local deadline=$((SECONDS + 30))
+	until curl -sf -o "$1" "$URL" && awk -v t="$2" '
+		$1 == "osdhist_last_snapshot_timestamp_seconds" { ok = $2 + 0 >= t + 0 }
+		END { exit !ok }' "$1"; do
+		[ $SECONDS -lt $deadline ] || return 1
+		sleep 0.05
+	done
 }
 metric() {	# FILE NAME{LABELS}: the value of one sample
 	awk -v k="$2" '$1 == k { print $2 }' "$1"
 }
 W1=$(perf_counter 0 osd op_w)
-snap
-t_snap=$(date +%s.%N)
-curl -sf -o "$W/m1" "$URL"
+t_snap=$(snap)
+check "/metrics serves a snapshot read after op_w's reading (${t_snap:-none})" published "$W/m1" "${t_snap:-9e99}"
 want=$((W1 - W0))
 got=$(metric "$W/m1" "osdhist_op_latency_seconds_count{$SERIES}")
 check_eq "scraped write _count = op_w delta ($want)" "$got" "$want"
@@ -139,10 +169,11 @@ check_eq "_sum = JSON sum_ns / 1e9, exactly" \
 	"$(metric "$W/m1" "osdhist_op_latency_seconds_sum{$SERIES}")" \
 	"$(awk -v n="$sum_ns" 'BEGIN { s = sprintf("%d.%09d", n / 1e9, n % 1e9); sub(/0+$/, "", s); sub(/\.$/, "", s); print s }')"
 
-# Prometheus' own latest value, once it has scraped after the snapshot.
-for _ in $(seq 50); do
-	ts=$(query "timestamp(osdhist_op_latency_seconds_count{$SERIES})" | jq -r '.data.result[0].value[1] // 0')
-	jq -ne "$ts > $t_snap" >/dev/null && break
+# Prometheus' own latest value, once it has scraped that snapshot or a
+# later one (60 s at most for a 2 s scrape interval).
+for _ in $(seq 300); do
+	ts=$(query "osdhist_last_snapshot_timestamp_seconds" | jq -r '.data.result[0].value[1] // 0')
+	jq -ne "$ts >= ${t_snap:-9e99}" >/dev/null && break
 	sleep 0.2
 done
 pcount=$(query "osdhist_op_latency_seconds_count{$SERIES}" | jq -r '.data.result[0].value[1]')
@@ -234,8 +265,8 @@ check_eq "100 parallel scrapes: all 200" "$(ab parallel_ok)" 100
 check "osdhist survived" kill -0 $OHPID
 rados -p "$POOL" bench 3 write -b 4096 -t 16 --no-cleanup >/dev/null
 W2=$(perf_counter 0 osd op_w)
-snap
-curl -sf -o "$W/m2" "$URL"
+t_snap=$(snap)
+check "after the abuse: /metrics serves a snapshot read after op_w's reading" published "$W/m2" "${t_snap:-9e99}"
 want=$((W2 - W0))
 check_eq "after the abuse: write _count = op_w delta ($want)" \
 	"$(metric "$W/m2" "osdhist_op_latency_seconds_count{$SERIES}")" "$want"

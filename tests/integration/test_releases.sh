@@ -69,22 +69,37 @@ delta() { # BEFORE AFTER : "d_op d_r d_w d_rw d_subop_w"
 	read -ra a <<<"$1"; read -ra b <<<"$2"
 	echo "$((b[0] - a[0])) $((b[1] - a[1])) $((b[2] - a[2])) $((b[3] - a[3])) $((b[4] - a[4]))"
 }
+# The deltas from BEFORE to now, read again until they are WANT (10 s at
+# most, then the last reading): the primary counts op* before it replies,
+# but a replica sends its commit before it counts subop_w, so the client can
+# return before the replica's counter moves (the same replica thread counts
+# right after its reply: ms; 10 s bounds it on a loaded machine).  Counters
+# only grow, so a short reading is waited out and a reading past WANT
+# fails; one equal to WANT is taken as final.
+settled_delta() { # BEFORE WANT
+	local d deadline=$((SECONDS + 10))
+	while :; do
+		d=$(delta "$1" "$(snap)")
+		[ "$d" = "$2" ] || [ $SECONDS -ge $deadline ] && break
+		sleep 0.05
+	done
+	echo "$d"
+}
 # ops MSG "R W RW" CMD...: CMD succeeds and moves op_r, op_w, op_rw (summed)
 # by exactly R, W, RW; op by R+W+RW; with 2 replicas subop_w by W+RW.
 ops() {
-	local msg=$1 want=$2 b a d r w rw sub=0; shift 2
+	local msg=$1 want=$2 b d r w rw sub=0; shift 2
 	read -r r w rw <<<"$want"
 	[ "$NOSDS" = 1 ] || sub=$((w + rw))
 	b=$(snap)
 	"$@" >"$WORK/out" 2>&1 || { fail "$msg: '$*' failed: $(tail -n 1 "$WORK/out")"; return; }
-	a=$(snap)
-	d=$(delta "$b" "$a")
+	d=$(settled_delta "$b" "$((r + w + rw)) $r $w $rw $sub")
 	check_eq "$msg: op op_r op_w op_rw subop_w deltas" "$d" "$((r + w + rw)) $r $w $rw $sub"
 }
 bench_total() { awk -F: -v k="$1" '$1 == k { gsub(/ /, "", $2); print $2 }' "$WORK/bench"; }
 
 one_cluster() { # REL ROOT VERSION NOSDS STORE
-	local rel=$1 root=$2 ver=$3 store=$5 first id pid dir b a writes reads tag
+	local rel=$1 root=$2 ver=$3 store=$5 first id pid dir b writes reads tag
 	NOSDS=$4
 	tag="$rel, $NOSDS $store OSD(s)"
 	first=$(random_first_id "$NOSDS") || { fail "$tag: no free OSD ids"; return; }
@@ -117,21 +132,20 @@ one_cluster() { # REL ROOT VERSION NOSDS STORE
 	b=$(snap)
 	rados -p "$POOL" bench 2 write -b 4096 -t 8 --no-cleanup >"$WORK/bench" 2>&1 \
 		|| fail "$tag: bench write: $(tail -n 1 "$WORK/bench")"
-	a=$(snap)
 	writes=$(bench_total "Total writes made")
 	check "$tag: bench wrote something (${writes:-none})" [ "${writes:-0}" -gt 0 ]
 	local sub=0
 	[ "$NOSDS" = 1 ] || sub=$((writes + 1))
 	check_eq "$tag: bench write: op op_r op_w op_rw subop_w deltas ($writes writes)" \
-		"$(delta "$b" "$a")" "$((writes + 1)) 0 $((writes + 1)) 0 $sub"
+		"$(settled_delta "$b" "$((writes + 1)) 0 $((writes + 1)) 0 $sub")" \
+		"$((writes + 1)) 0 $((writes + 1)) 0 $sub"
 	b=$(snap)
 	rados -p "$POOL" bench 2 seq -t 8 >"$WORK/bench" 2>&1 \
 		|| fail "$tag: bench seq: $(tail -n 1 "$WORK/bench")"
-	a=$(snap)
 	reads=$(bench_total "Total reads made")
 	check "$tag: bench read something (${reads:-none})" [ "${reads:-0}" -gt 0 ]
 	check_eq "$tag: bench seq: op op_r op_w op_rw subop_w deltas ($reads reads)" \
-		"$(delta "$b" "$a")" "$((reads + 1)) $((reads + 1)) 0 0 0"
+		"$(settled_delta "$b" "$((reads + 1)) $((reads + 1)) 0 0 0")" "$((reads + 1)) $((reads + 1)) 0 0 0"
 
 	ops "$tag: put" "0 1 0" rados -p "$POOL" put obj "$WORK/obj"
 	ops "$tag: stat" "1 0 0" rados -p "$POOL" stat obj

@@ -1,10 +1,11 @@
 #!/bin/bash
-# Turnover: one bluestore OSD restarted 10 times while a single osdhist (no
-# -p: it must find every new process by itself) runs.  Each new process is
+# Turnover: one bluestore OSD restarted up to 10 times (at least 3, as many
+# as fit in the time budget) while a single osdhist (no -p: it must find
+# every new process by itself) runs.  Each new process is
 # traced from its first ops (K canary writes right after each restart are
 # counted exactly, against the new process's op_w), the state of each dead
-# process is reaped within two intervals, and osdhist's memory and map fill
-# stay flat across restarts.
+# process is reaped by the first snapshot taken after it died, and
+# osdhist's memory and map fill stay flat across restarts.
 #
 # Other clusters run on this host and osdhist without -p traces them too, so
 # our OSD has a random id (filtered with --osd) and the host-wide health
@@ -12,7 +13,13 @@
 # processes in osdhist's maps (read with bpftool).
 . "$(dirname "$0")/../lib.sh"
 
-RESTARTS=10
+RESTARTS=10	# at most: as many as fit in the time budget, at least MIN_RESTARTS
+MIN_RESTARTS=3	# restart 2 to the last: the flatness checks need two points
+# run-all.sh kills a test at 600 s.  A restart (bluestore, wait for
+# active+clean) takes ~10 s on an idle machine and was measured at ~110 s
+# next to other tests' clusters: another restart starts only if one as
+# long as the longest so far, and 60 s for the end, still fit.
+BUDGET=600
 K=50		# canary writes after each restart
 INTERVAL=1
 ID=$(random_first_id)
@@ -76,11 +83,15 @@ alive() { # PID
 	[[ $st =~ \)\ ([A-Z]) ]] && [[ ${BASH_REMATCH[1]} != [ZX] ]]
 }
 
-# Two intervals after PID has died, how many keys of it osdhist's maps
-# still hold: "HISTS INFLIGHT MARKS" (all must be 0).
+# Once PID has died and a snapshot was read after that (oh_snap: its maps
+# are read after the call), how many keys of it osdhist's maps still hold:
+# "HISTS INFLIGHT MARKS" (all must be 0).  Every snapshot removes the hist
+# keys, in-flight entries and done marks of processes that are not alive
+# (procs_alive: gone, or a zombie, as alive() here), and a dead process
+# makes no new ones: ordered by events, not by time.
 watch_reap() { # PID
 	while alive "$1"; do sleep 0.02; done
-	sleep $((2 * INTERVAL))
+	oh_snap >/dev/null || { echo "no snapshot"; return; }
 	echo "$(keys_of "$HISTS" "$1") $(keys_of "$INFLIGHT" "$1") $(marks_of "$1")"
 }
 
@@ -89,14 +100,21 @@ live_osds() { ps -C ceph-osd -o pid=,stat= | awk '$2 !~ /^[ZX]/ {print $1}' | so
 
 # The health line's "osds" equals the ceph-osd processes running on the
 # host (1 if no other cluster runs): the dead process was forgotten.  The
-# host's set must not change for one rescan period before the snapshot and
+# host's set must not change from the last /proc rescan before the snapshot
 # until after it; other clusters may restart OSDs, so try again if it did.
+# Why a stays the set of that rescan: the loader rescans when an iteration
+# of its loop starts 1 s (RESCAN_SEC, = INTERVAL here) or more after the
+# last rescan, so the last one started less than 1 s before the iteration
+# that takes the snapshot.  An iteration takes at most 2 snapshots (SIGUSR1,
+# periodic), so after two oh_snap the last health line comes from an
+# iteration that started after the first oh_snap was called, >= 1.2 s after
+# a was read: the rescan came after a, whatever the load.
 check_osds() { # MSG
 	local a b c l
 	for _ in $(seq 10); do
 		a=$(live_osds); sleep 1.2; b=$(live_osds)
 		[ "$a" = "$b" ] || continue
-		l=$(oh_snap) || break
+		oh_snap >/dev/null && l=$(oh_snap) || break
 		c=$(live_osds)
 		[ "$b" = "$c" ] || continue
 		check_eq "$1: health osds = ceph-osd processes on the host ($c)" \
@@ -108,11 +126,18 @@ check_osds() { # MSG
 
 l_first=$(oh_snap) || { fail "first snapshot"; finish; }
 loss0=$(health_at "$l_first" losses) if0=$(health_at "$l_first" insert_failed)
+unk0=$(health_at "$l_first" unknown_proc_ops)
 reaped0=$(health_at "$l_first" reaped_dead_proc)
 declare -a RSS HKEYS INFL OURS
 pids=("$(osd_pid "$ID")")
 total=0
+done_r=0 longest=0
 for r in $(seq "$RESTARTS"); do
+	if [ "$r" -gt "$MIN_RESTARTS" ] && [ $((SECONDS + longest + 60)) -gt $BUDGET ]; then
+		echo "# $done_r restarts: one more (the longest took $longest s) would not fit in $BUDGET s"
+		break
+	fi
+	t_r=$SECONDS
 	old=$(osd_pid "$ID")
 	watch_reap "$old" >"$CLUSTER_DIR/reap.$r" &
 	wpid=$!
@@ -137,7 +162,7 @@ for r in $(seq "$RESTARTS"); do
 	check_eq "restart $r: osdhist sees nothing else on osd.$ID" "$all" "$got"
 
 	wait "$wpid"
-	check_eq "restart $r: 2 intervals after pid $old died, its keys in hists/inflight/marks" \
+	check_eq "restart $r: after a snapshot read once pid $old had died, its keys in hists/inflight/marks" \
 		"$(cat "$CLUSTER_DIR/reap.$r")" "0 0 0"
 	check_osds "restart $r"
 
@@ -148,13 +173,15 @@ for r in $(seq "$RESTARTS"); do
 	echo "# restart $r: osdhist VmRSS ${RSS[r]} kB, health hist_keys ${HKEYS[r]} inflight ${INFL[r]}," \
 		"reaped_dead_proc $(health_at "$l" reaped_dead_proc), losses $(health_at "$l" losses);" \
 		"hists keys of osd.$ID's processes ${OURS[r]}"
+	done_r=$r
+	[ $((SECONDS - t_r)) -le "$longest" ] || longest=$((SECONDS - t_r))
 done
 
-check "osdhist VmRSS grew less than 1 MiB from restart 2 to $RESTARTS (${RSS[2]} -> ${RSS[RESTARTS]} kB)" \
-	[ $((RSS[RESTARTS] - RSS[2])) -lt 1024 ]
+check "osdhist VmRSS grew less than 1 MiB from restart 2 to $done_r (${RSS[2]} -> ${RSS[done_r]} kB)" \
+	[ $((RSS[done_r] - RSS[2])) -lt 1024 ]
 flat=1
-for r in $(seq 2 "$RESTARTS"); do [ "${OURS[r]}" = "${OURS[2]}" ] || flat=0; done
-check "hists keys of osd.$ID's processes (current and dead) flat from restart 2 to $RESTARTS (${OURS[*]:2})" \
+for r in $(seq 2 "$done_r"); do [ "${OURS[r]}" = "${OURS[2]}" ] || flat=0; done
+check "hists keys of osd.$ID's processes (current and dead) flat from restart 2 to $done_r (${OURS[*]:2})" \
 	[ "$flat" = 1 -a "${OURS[2]}" -gt 0 ]
 check "no inflight entry of osd.$ID's processes left" [ "$(keys_of "$INFLIGHT" "${pids[@]}")" = 0 ]
 check "no done mark of osd.$ID's dead processes left" [ "$(marks_of "${pids[@]:0:${#pids[@]}-1}")" = 0 ]
@@ -163,13 +190,21 @@ echo "# host-wide health hist_keys after each restart: ${HKEYS[*]}; inflight: ${
 kill -INT "$TPID"
 wait "$TPID"
 check_eq "osdhist exits 0 on SIGINT" "$?" 0
-check_eq "osdhist's writes of osd.$ID over the whole run = $RESTARTS x $K" "$(oh_count 0 "$(wc -l <"$TOUT")" "$ID" write)" "$total"
+check_eq "osdhist's writes of osd.$ID over the whole run = $done_r x $K" "$(oh_count 0 "$(wc -l <"$TOUT")" "$ID" write)" "$total"
 last=$(wc -l <"$TOUT")
 echo "# health at the end: $(tail -n 1 "$TOUT")"
 echo "# reaped_dead_proc: $reaped0 at the first snapshot, $(health_at "$last" reaped_dead_proc) at the end"
 # Nothing may be lost across the restarts (ops in flight when osdhist
-# attached are outside the traced time, not losses).
-check_eq "losses unchanged since the first snapshot ($loss0)" "$(health_at "$last" losses)" "$loss0"
+# attached are outside the traced time, not losses).  But for one reason:
+# unknown_proc_ops counts the ops of processes osdhist never identified,
+# the other tests' ceph-osd that lived less than a rescan on this shared
+# host (a correct osdhist counts them, and their number is the host's);
+# ours was identified after every restart (the exact counts of osd.$ID
+# above), so none of them are ours.
+unk=$(health_at "$last" unknown_proc_ops)
+echo "# unknown_proc_ops (other processes): $unk0 at the first snapshot, $unk at the end"
+check_eq "losses but unknown_proc_ops unchanged since the first snapshot ($((loss0 - unk0)))" \
+	"$(($(health_at "$last" losses) - unk))" "$((loss0 - unk0))"
 check_eq "insert_failed unchanged since the first snapshot ($if0)" "$(health_at "$last" insert_failed)" "$if0"
 check "osd.$ID survived" kill -0 "$(osd_pid "$ID")"
 finish
