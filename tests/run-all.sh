@@ -49,7 +49,7 @@ else
 		fi
 		echo "== integration: $name"
 		start=$SECONDS
-		timeout -k 10 600 bash "$t" 2>&1 | tee "$log"
+		timeout -k 10 900 bash "$t" 2>&1 | tee "$log"
 		echo "== $name took $((SECONDS - start)) s"
 		count "$name" "$log"
 	done
