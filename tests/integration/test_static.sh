@@ -3,11 +3,12 @@
 # static-pie binary that needs no file of the system it runs on: copied
 # alone into an empty directory and run chrooted there (only /proc, /sys,
 # bpffs and tracefs mounted, in a private mount namespace), it answers
-# --version and --inspects a copied ceph-osd; it does the same in the
+# --version, --inspects a copied ceph-osd, and traces a real OSD of the
+# host exactly while it serves /metrics; it does the same in the
 # trixie and sid release chroots on their own ceph-osd.  `make rpm` packs
 # it with the .deb's files at the .deb's paths; rpm installs the package
 # into a scratch root (--nodeps: the root has no rpm database of a system),
-# where the installed binary runs; rpmlint reports no error.  No cluster.
+# where the installed binary runs; rpmlint reports no error.
 # libmicrohttpd's build (its configure: 1-3 min here) is kept in
 # $OSDHIST_MHD_CACHE (default /var/cache/osdhist/mhd, make static's
 # MHD_CACHE), keyed by its source, options, flags and compiler.
@@ -57,6 +58,45 @@ out=$(in_empty /osdhist --inspect /ceph-osd 2>&1); rc=$?
 ceph_host=$(dpkg-query -W -f '${Version}' ceph-osd | sed 's/[+-].*//')
 check_eq "alone in an empty root: --inspect /ceph-osd: exit 0 ($out)" "$rc" 0
 check "... Ceph $ceph_host, traceable" grep -q "Ceph $ceph_host: traceable" <<<"$out"
+
+# --- alone in the empty root, it traces a real OSD of the host exactly and
+# serves /metrics: the OSD's binary is reached through /proc/PID/root, as
+# a container's is, and nothing else of the host's files is needed
+cluster_up --osds 1 || { fail "cluster start"; finish; }
+PID0=$(osd_pid 0)
+w0=$(perf_counter 0 osd op_w)
+# port 0: the kernel picks a free one, and osdhist says which
+in_empty /osdhist --json -p "$PID0" --prometheus 127.0.0.1:0 3600 \
+	>"$B/trace.json" 2>"$B/trace.err" &
+TRPID=$!
+for _ in $(seq 150); do
+	grep -q "attached to ceph-osd" "$B/trace.err" && break
+	sleep 0.1
+done
+check "alone in an empty root: attached to the host's osd.0 ($(head -c 300 "$B/trace.err"))" \
+	grep -q "attached to ceph-osd" "$B/trace.err"
+PORT=$(sed -n 's|.*serving metrics on http://127.0.0.1:\([0-9]*\)/metrics.*|\1|p' "$B/trace.err" | head -1)
+rados -p "$POOL" bench 2 write -b 4096 -t 8 --no-cleanup >/dev/null
+w1=$(perf_counter 0 osd op_w)
+# the series appear at the first snapshot: one now (SIGUSR1 to the binary,
+# the chroot's process in our pid namespace)
+OPID=$(pgrep -f "^/osdhist --json -p $PID0 " | head -1)
+kill -USR1 "$OPID"
+ok=false
+for _ in $(seq 100); do
+	curl -sf -m 5 "http://127.0.0.1:$PORT/metrics" >"$B/metrics" 2>/dev/null &&
+		grep -q '^osdhist_op_latency_seconds_count{ceph_daemon="osd.0",class="write"' "$B/metrics" &&
+		{ ok=true; break; }
+	sleep 0.1
+done
+check "alone in an empty root: /metrics serves osd.0's write latency" $ok
+kill -INT "$OPID"; wait "$TRPID"
+check_eq "alone in an empty root: exits 0 on SIGINT" $? 0
+got=$(jq -s '[.[] | select(.type == "hist" and .osd == 0 and .class == "write" and .phase == "total") | .count] | add // 0' "$B/trace.json")
+check_eq "alone in an empty root: osdhist writes = op_w delta ($((w1 - w0)))" "$got" $((w1 - w0))
+check "... and there were some" [ $((w1 - w0)) -gt 0 ]
+check_eq "... nothing lost" "$(jq -s '[.[] | select(.type == "health")] | last | .losses' "$B/trace.json")" 0
+cluster_down
 
 # --- in the release chroots (an overlay view: the chroot is not written)
 for rel in reef tentacle; do
