@@ -254,7 +254,7 @@ random_first_id() { # [N]
 # --- osdhist in the background, JSON output ----------------------------------
 # oh_start ARGS...     starts $OSDHIST --json ARGS with stdout in $TOUT and
 #                      stderr in $TERR (files in $CLUSTER_DIR), pid in $TPID.
-# oh_wait_attached [PATTERN]  waits up to 10 s for PATTERN (default
+# oh_wait_attached [PATTERN]  waits up to 60 s for PATTERN (default
 #                      "attached to ceph-osd") on its stderr; 1 if not seen.
 # oh_snap              SIGUSR1 and wait for two health lines more: every op
 #                      that ended before the call is in the output's first
@@ -277,7 +277,7 @@ oh_start() {
 
 oh_wait_attached() {
     local pattern=${1:-attached to ceph-osd}
-    for _ in $(seq 100); do
+    for _ in $(seq 600); do	# 60 s: derive + attach on a loaded host
         grep -q -- "$pattern" "$TERR" && return 0
         kill -0 "$TPID" 2>/dev/null || break
         sleep 0.1
