@@ -39,10 +39,14 @@ allocated  what the allocators really hand out, which the kernel's figure
            once, whatever the CPU count.  bench/alloc_check.sh checks this
            figure against the memory cgroup's own count on this kernel.
 
-The struct sizes are the ones of this project's 6.18 kernels (BTF:
-/sys/kernel/btf/vmlinux); every bench run checks the kernel figure against
-bytes_memlock (model_check).
+The struct sizes are read from the running kernel's BTF
+(/sys/kernel/btf/vmlinux, with bpftool) when it has them: struct bpf_htab
+is 832 bytes on one 6.18 build and 896 on another, and the check against
+this host's bytes_memlock (model_check) is exact.  Without BTF, the
+figures below (a 6.18 build) stand.
 """
+import re
+import subprocess
 
 SIZEOF_BPF_HTAB = 832
 SIZEOF_BPF_ARRAY = 312
@@ -56,6 +60,32 @@ OBJCG_PTR = 8               # memcg: per accounted kmalloc object
 PCPU_MIN_ALLOC = 4          # memcg: an obj_cgroup pointer per 4 per-CPU bytes
 PAGE = 4096
 MAP_AREA_KMALLOC_MAX = PAGE << 3   # bpf_map_area_alloc: kmalloc up to here
+
+
+def _btf_sizes():
+    """{struct name: size} of the running kernel's structs the model uses."""
+    want = {"bpf_htab", "bpf_array", "htab_elem", "bucket"}
+    out = ""
+    for tool in ("bpftool", "/usr/sbin/bpftool"):	# a non-root PATH lacks sbin
+        try:
+            out = subprocess.run([tool, "btf", "dump", "file", "/sys/kernel/btf/vmlinux",
+                                  "format", "raw"], capture_output=True, text=True,
+                                 timeout=60).stdout
+            break
+        except (OSError, subprocess.SubprocessError):
+            continue
+    found = {}
+    for m in re.finditer(r"STRUCT '(\w+)' size=(\d+)", out):
+        if m.group(1) in want and m.group(1) not in found:
+            found[m.group(1)] = int(m.group(2))
+    return found
+
+
+_sizes = _btf_sizes()
+SIZEOF_BPF_HTAB = _sizes.get("bpf_htab", SIZEOF_BPF_HTAB)
+SIZEOF_BPF_ARRAY = _sizes.get("bpf_array", SIZEOF_BPF_ARRAY)
+SIZEOF_HTAB_ELEM = _sizes.get("htab_elem", SIZEOF_HTAB_ELEM)
+SIZEOF_BUCKET = _sizes.get("bucket", SIZEOF_BUCKET)
 BPF_F_NO_PREALLOC = 1
 BPF_F_MMAPABLE = 1 << 10
 HASHES = ("hash", "lru_hash", "percpu_hash", "lru_percpu_hash")
