@@ -20,7 +20,9 @@ else, so the fuzzer's mutations land on the interesting bytes:
     addresses, each run of code in its own PT_LOAD and .text section, so
     call and jump targets still resolve to the kept symbols;
   - DATA_WINDOW bytes of read-only data at each %rip-relative lea of that
-    code (the version string ceph_version_to_str() returns, for one).
+    code (the version string ceph_version_to_str() returns, for one);
+  - one `call` to each kept function that the binary calls directly, so
+    that the inlining check (loader/binary.c) sees what it sees there.
 
 Python's standard library only: the ELF parsing is a few struct formats.
 """
@@ -117,6 +119,42 @@ def pick(elf, names):
         if v in code and n not in keep:
             keep[n] = (v, size)
     return keep, code, [n for n in names if n not in funcs]
+
+
+def called(elf, targets):
+    """Which of targets (vaddrs) a call or jmp rel32 in the executable
+    segments reaches: loader/binary.c's byte scan, for its inlining check."""
+    want, found = set(targets), set()
+    for p in elf.ph:
+        if p[0] != PT_LOAD or not p[1] & PF_X:
+            continue
+        seg = elf.data[p[2]:p[2] + p[5]]
+        for m in re.finditer(rb'[\xe8\xe9]', seg):
+            i = m.start()
+            if i + 5 > len(seg):
+                break
+            to = p[3] + i + 5 + struct.unpack_from('<i', seg, i + 1)[0]
+            if to in want:
+                found.add(to)
+                if found == want:
+                    return found
+    return found
+
+
+def add_callers(elf, keep, code):
+    """osdhist refuses a probed function that nothing calls (inlined): for
+    each kept function the binary does call, one `call` to it in a code run
+    of its own past the kept code, so the seed's verdict stays the binary's.
+    The callers' own code would cost tens of KB each."""
+    targets = sorted({v for v, _ in keep.values() if v in code})
+    reached = [v for v in targets if v in called(elf, targets)]
+    if not reached:
+        return
+    at = (max(v + len(b) for v, b in code.items()) + 0xfff & ~0xfff) + 0x1000
+    stub = bytearray()
+    for v in reached:
+        stub += b'\xe8' + struct.pack('<i', v - (at + len(stub) + 5))
+    code[at] = bytes(stub)
 
 
 def runs(code):
@@ -248,6 +286,7 @@ def main():
     if not code:
         sys.exit('mkseed: %s has none of the %d functions named in %s'
                  % (sys.argv[1], len(names), ' '.join(sys.argv[3:])))
+    add_callers(elf, keep, code)
     seed = build(elf, keep, code)
     with open(sys.argv[2], 'wb') as f:
         f.write(seed)
