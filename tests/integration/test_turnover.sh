@@ -177,8 +177,12 @@ for r in $(seq "$RESTARTS"); do
 	[ $((SECONDS - t_r)) -le "$longest" ] || longest=$((SECONDS - t_r))
 done
 
-check "osdhist VmRSS grew less than 1 MiB from restart 2 to $done_r (${RSS[2]} -> ${RSS[done_r]} kB)" \
-	[ $((RSS[done_r] - RSS[2])) -lt 1024 ]
+# Printed, not asserted: osdhist without -p keeps a series for every OSD
+# the host runs, so its memory follows the other clusters that come and go
+# (1.6 MiB more in a run next to a second test suite: issue 26).  What a
+# leak of our restarts would leave behind is asserted exactly below: the
+# keys of osd.$ID's processes flat, no entry or mark of a dead one left.
+echo "# osdhist VmRSS from restart 2 to $done_r: ${RSS[2]} -> ${RSS[done_r]} kB"
 flat=1
 for r in $(seq 2 "$done_r"); do [ "${OURS[r]}" = "${OURS[2]}" ] || flat=0; done
 check "hists keys of osd.$ID's processes (current and dead) flat from restart 2 to $done_r (${OURS[*]:2})" \
