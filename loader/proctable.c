@@ -37,6 +37,7 @@ void proc_table_note(struct proc_table *pt, const struct osd_proc *p)
 	}
 	s->osd = p->osd_id;
 	s->dead = false;
+	s->exited = false;
 }
 
 void proc_table_begin_scan(struct proc_table *pt)
@@ -65,10 +66,16 @@ int proc_table_osd_of(struct proc_table *pt, pid_t tgid)
 	return -2;
 }
 
+void proc_table_note_exited(struct proc_table *pt)
+{
+	for (int i = 0; i < pt->n; i++)
+		pt->slot[i].exited = !procs_alive(pt->proc_root, pt->slot[i].pid);
+}
+
 void proc_table_forget_exited(struct proc_table *pt)
 {
 	for (int i = 0; i < pt->n; i++)
-		if (!procs_alive(pt->proc_root, pt->slot[i].pid))
+		if (pt->slot[i].exited)
 			pt->slot[i--] = pt->slot[--pt->n];
 }
 

@@ -22,6 +22,7 @@ struct proc_slot {
 	pid_t pid;
 	int osd;
 	bool dead;			/* gone: retire its state at next snapshot */
+	bool exited;			/* had exited when the snapshot began */
 };
 
 struct proc_table {
@@ -45,7 +46,12 @@ void proc_table_end_scan(struct proc_table *pt, int found, int traced);
  * since the last scan is looked up and noted.  -2 if not a ceph-osd. */
 int proc_table_osd_of(struct proc_table *pt, pid_t tgid);
 
-/* Forget the processes that have exited (their keys were retired). */
+/* A snapshot begins: note which processes have exited by now.  Their keys
+ * are all read as dead, and retired, by this snapshot. */
+void proc_table_note_exited(struct proc_table *pt);
+/* ... and once it has read the maps, forget them.  One that exited while
+ * the maps were read may have had keys read as live: it stays, for its
+ * OSD id, until the next snapshot retires them. */
 void proc_table_forget_exited(struct proc_table *pt);
 
 /* osds and untraced of the health report. */

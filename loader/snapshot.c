@@ -338,6 +338,8 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	struct timespec now;
 	int err;
 
+	/* before the maps are read: only these may be forgotten after */
+	proc_table_note_exited(&t->procs);
 	err = read_hists(t, nkeys, &deferred);
 	if (!err)
 		err = read_opcounts(t, &nkeys[KM_OPCOUNTS], &deferred);

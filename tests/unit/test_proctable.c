@@ -126,12 +126,22 @@ static void snapshot_forgets_the_exited(void **state)
 	snprintf(path, sizeof(path), "rm -rf '%s/202'", root);
 	assert_int_equal(system(path), 0);
 
+	proc_table_note_exited(&pt);	/* the snapshot begins */
+	/* 200 exits while the maps are read: its keys may have been read as
+	 * live, so it stays for its OSD id until the next snapshot */
+	snprintf(path, sizeof(path), "rm -rf '%s/200'", root);
+	assert_int_equal(system(path), 0);
 	proc_table_forget_exited(&pt);
 	proc_table_health(&pt, &h);
 	assert_int_equal(h.osds, 1);
 	assert_int_equal(h.untraced, 1);
 	assert_int_equal(pt.slot[0].pid, 200);
 	assert_int_equal(proc_table_osd_of(&pt, 200), 3);
+	/* the next snapshot retires its keys, then forgets it */
+	proc_table_note_exited(&pt);
+	proc_table_forget_exited(&pt);
+	proc_table_health(&pt, &h);
+	assert_int_equal(h.osds, 0);
 }
 
 int run_proctable_tests(void)
