@@ -22,31 +22,6 @@ asok() { ceph --admin-daemon "$(osd_asok "$OSD_IDS")" "$@"; }
 # COUNTER BEFORE AFTER: how much osd.COUNTER grew between two perf dumps
 delta() { echo $(($(jq ".osd.$1" <<<"$3") - $(jq ".osd.$1" <<<"$2"))); }
 
-# The built-in check, exact (issue 26): a correct osdhist never prints a
-# mismatch or a class outside the bound, on any comparison.  Load may make
-# a perf dump miss VERIFY_TIMEOUT_MS (200 ms): "unverified: timeout" for
-# the 10 s backoff, neutral.  So: a verified comparison made after the
-# load is waited for with SIGUSR1 snapshots (up to 60 s: six tries), then
-# every verify line of the run is checked.
-_vlines() { jq -c --argjson o "$1" 'select(.type == "verify" and .osd == $o)' "$TOUT"; }
-wait_verified() { # LABEL OSD, osdhist running
-	local n ok=false
-	oh_snap >/dev/null	# every comparison numbered above n began after it
-	n=$(_vlines "$2" | jq -s 'map(.checks) | max // 0')
-	for _ in $(seq 60); do
-		sleep 1
-		oh_snap >/dev/null || break
-		_vlines "$2" | tail -1 | jq -e --argjson n "$n" '.state == "verified" and .checks > $n' >/dev/null &&
-			{ ok=true; break; }
-	done
-	check "$1: the built-in check verified a comparison after the load (within 60 s)" $ok
-}
-no_bad_verify() { # LABEL OSD, osdhist stopped
-	local bad
-	bad=$(_vlines "$2" | jq -c 'select(.state == "mismatch" or ([.classes[] | .excess != 0 or .mismatch] | any)
-		or (.state == "unverified" and (.reason | test("^(waiting|baseline|timeout)") | not)))' | head -3)
-	check_eq "$1: the built-in check: no comparison outside the bound, no mismatch ($(_vlines "$2" | grep -c '"reason":"timeout') lines unverified by a timeout, neutral)" "$bad" ""
-}
 
 # The load's figures against osdhist's over the same interval.
 check_osdhist() { # LABEL ORACLE_JSON FROM TO
