@@ -3,8 +3,7 @@
 #define OSDHIST_ASOK_H
 
 /*
- * A Ceph daemon's admin socket: finding it with no configuration, and a
- * client for its protocol (src/common/admin_socket.cc): the client writes
+ * A Ceph daemon's admin socket: a client for its protocol (src/common/admin_socket.cc): the client writes
  * one JSON command ended by a NUL; the daemon answers with a 4-byte
  * big-endian length and that many bytes, then closes the connection.  One
  * command per connection.  The daemon serves the socket from one thread, so
@@ -30,22 +29,6 @@ extern const char *const asok_err_name[NR_ASOK_ERRS];
 /* Largest answer accepted; more is garbage (a perf dump of one logger is a
  * few KiB, the whole dump of an OSD a few hundred). */
 #define ASOK_MAX_REPLY	(16u << 20)
-
-/*
- * The admin socket of process PID (a ceph-osd with id osd_id, -1 unknown),
- * as a path openable from here: under PROC/PID/root, so a container's or a
- * chroot's socket is reached through the OSD's own root.  Tried in order:
- *   1. the unix sockets PID listens on (PROC/PID/net/unix against the
- *      socket inodes of its fds) with a name ending in .asok;
- *   2. its command line and config: --admin-socket, else admin_socket from
- *      -c/--conf (default /etc/ceph/$cluster.conf) in [osd.N], [osd] or
- *      [global], else Ceph's default $run_dir/$cluster-$name.asok with
- *      run_dir /var/run/ceph, metavariables expanded.
- * how says which ("listening" or "config").  0, or -errno: -ENOENT when
- * nothing was found, -EACCES when the candidate could not be looked at.
- */
-int asok_find(const char *proc_root, pid_t pid, int osd_id, char *path,
-	      size_t size, const char **how);
 
 /*
  * Sends cmd (a JSON object, no NUL inside) to the socket at path and reads

@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 
 #include "asok.h"
+#include "asok_find.h"
 #include "kfeatures.h"
 #include "list.h"
 #include "procs.h"

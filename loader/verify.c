@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "asok.h"
+#include "asok_find.h"
 #include "cli.h"
 #include "report.h"
 #include "clock.h"

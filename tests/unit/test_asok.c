@@ -16,6 +16,7 @@
 #include <sys/un.h>
 #include "unit.h"
 #include "asok.h"
+#include "asok_find.h"
 
 static const char perf[] =
 	"{\"osd\":{\"op_wip\":0,\"op\":10,\"op_r\":7,\"op_w\":2,\"op_rw\":1,"

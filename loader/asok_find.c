@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Where a ceph-osd's admin socket is, from what the process shows: the
+ * sockets it listens on, its command line, its config.  All of it is the
+ * process's to choose, so the parsers are pure functions on bounded bytes
+ * (fuzzed: tests/fuzz/) and the reading is apart from the parsing. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include "asok.h"
+#include "asok_find.h"
+
+/* ---- 1. the sockets the process listens on ------------------------------ */
+
+#define MAX_SOCK_FDS 65536
+
+static int cmp_ino(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Inodes of the sockets among PID's fds, sorted; count or -errno. */
+static int socket_inodes(const char *proc_root, pid_t pid, unsigned long **out)
+{
+	char dir[PATH_MAX], link[PATH_MAX], target[64];
+	unsigned long *inos = NULL;
+	int n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/%d/fd", proc_root, pid);
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < MAX_SOCK_FDS) {
+		ssize_t len;
+		unsigned long ino;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (snprintf(link, sizeof(link), "%s/%s", dir, de->d_name) >= (int)sizeof(link))
+			continue;
+		len = readlink(link, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = 0;
+		if (sscanf(target, "socket:[%lu]", &ino) != 1)
+			continue;
+		if (n == cap) {
+			void *p = realloc(inos, (cap = cap ? 2 * cap : 64) * sizeof(*inos));
+
+			if (!p)
+				break;
+			inos = p;
+		}
+		inos[n++] = ino;
+	}
+	closedir(d);
+	qsort(inos, n, sizeof(*inos), cmp_ino);
+	*out = inos;
+	return n;
+}
+
+/* __SO_ACCEPTCON in /proc/net/unix's Flags: a listening socket. */
+#define UNIX_LISTENING 0x10000
+
+static int from_listening(const char *proc_root, pid_t pid, char *path, size_t size)
+{
+	unsigned long *inos = NULL;
+	char file[PATH_MAX], line[PATH_MAX + 128], best[PATH_MAX] = "";
+	int n = socket_inodes(proc_root, pid, &inos);
+	FILE *f;
+
+	if (n <= 0) {
+		free(inos);
+		return n ? n : -ENOENT;
+	}
+	snprintf(file, sizeof(file), "%s/%d/net/unix", proc_root, pid);
+	f = fopen(file, "re");
+	if (!f) {
+		free(inos);
+		return -errno;
+	}
+	/* Num RefCount Protocol Flags Type St Inode Path */
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int flags, type;
+		unsigned long ino;
+		char name[PATH_MAX];
+		size_t len;
+
+		if (sscanf(line, "%*s %*x %*x %x %x %*x %lu %4095s", &flags, &type,
+			   &ino, name) != 4)
+			continue;
+		if (!(flags & UNIX_LISTENING) || type != SOCK_STREAM || name[0] != '/' ||
+		    !bsearch(&ino, inos, n, sizeof(*inos), cmp_ino))
+			continue;
+		/* only a .asok: a socket configured under another name is
+		 * found from the config, never guessed among other listeners */
+		len = strlen(name);
+		if (len > 5 && !strcmp(name + len - 5, ".asok")) {
+			snprintf(best, sizeof(best), "%s", name);
+			break;
+		}
+	}
+	fclose(f);
+	free(inos);
+	if (!best[0])
+		return -ENOENT;
+	if (snprintf(path, size, "%s/%d/root%s", proc_root, pid, best) >= (int)size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* ---- 2. the command line and the config --------------------------------- */
+
+/* Ceph treats ' ', '_' and '-' in option names alike. */
+static void norm_key(char *k)
+{
+	for (; *k; k++)
+		*k = *k == ' ' || *k == '-' ? '_' : tolower((unsigned char)*k);
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+/* Section rank: [osd.N] beats [osd] beats [global]; 0 for other sections. */
+static int section_rank(const char *sec, int id)
+{
+	char me[32];
+
+	snprintf(me, sizeof(me), "osd.%d", id);
+	if (!strcmp(sec, me))
+		return 3;
+	if (!strcmp(sec, "osd"))
+		return 2;
+	if (!strcmp(sec, "global"))
+		return 1;
+	return 0;
+}
+
+void asok_conf_parse(const char *text, size_t len, int id, struct asok_conf_vals *v)
+{
+	int asok_rank = 0, run_rank = 0, rank = 0;
+	char line[PATH_MAX + 256], sec[128] = "";
+	const char *end = text + len;
+
+	v->admin_socket[0] = v->run_dir[0] = 0;
+	while (text < end) {
+		const char *nl = memchr(text, '\n', end - text);
+		size_t n = (nl ? nl : end) - text;
+		char *s, *eq, *key, *val;
+
+		/* a longer line is no line Ceph would take for these keys */
+		if (n >= sizeof(line)) {
+			text += n + 1;
+			continue;
+		}
+		memcpy(line, text, n);
+		line[n] = 0;	/* a NUL inside ends the line early: fine */
+		text += n + 1;
+		s = trim(line);
+		if (!*s || *s == '#' || *s == ';')
+			continue;
+		if (*s == '[') {
+			char *e = strchr(s, ']');
+
+			if (e) {
+				*e = 0;
+				snprintf(sec, sizeof(sec), "%s", trim(s + 1));
+				norm_key(sec);
+				/* "osd_3" after norm_key: Ceph's section is osd.3 */
+				for (char *q = sec; *q; q++)
+					if (*q == '_' && !strncmp(sec, "osd", 3) && q == sec + 3)
+						*q = '.';
+				rank = section_rank(sec, id);
+			}
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (!eq || !rank)
+			continue;
+		*eq = 0;
+		key = trim(s);
+		val = trim(eq + 1);
+		for (char *q = val; *q; q++)	/* a trailing comment */
+			if ((*q == '#' || *q == ';') && (q == val || isspace((unsigned char)q[-1]))) {
+				*q = 0;
+				val = trim(val);
+				break;
+			}
+		if (*val == '"' && strlen(val) > 1 && val[strlen(val) - 1] == '"') {
+			val[strlen(val) - 1] = 0;
+			val++;
+		}
+		norm_key(key);
+		if (!strcmp(key, "admin_socket") && rank >= asok_rank) {
+			snprintf(v->admin_socket, sizeof(v->admin_socket), "%s", val);
+			asok_rank = rank;
+		} else if (!strcmp(key, "run_dir") && rank >= run_rank) {
+			snprintf(v->run_dir, sizeof(v->run_dir), "%s", val);
+			run_rank = rank;
+		}
+	}
+}
+
+/* Fills admin_socket and run_dir from the config file at file (a path seen
+ * from here), where the command line set neither. */
+static void read_conf(const char *file, struct asok_osd_conf *c, bool want_asok, bool want_run)
+{
+	static char text[ASOK_CONF_MAX];
+	static struct asok_conf_vals v;
+	FILE *f = fopen(file, "re");
+	size_t n;
+
+	if (!f)
+		return;
+	n = fread(text, 1, sizeof(text), f);
+	fclose(f);
+	asok_conf_parse(text, n, c->id, &v);
+	if (want_asok && v.admin_socket[0])
+		snprintf(c->admin_socket, sizeof(c->admin_socket), "%s", v.admin_socket);
+	if (want_run && v.run_dir[0])
+		snprintf(c->run_dir, sizeof(c->run_dir), "%s", v.run_dir);
+}
+
+/* $cluster, $type, $id, $name, $pid, $run_dir (also as ${...}). */
+static int expand(const char *in, const struct asok_osd_conf *c, char *out, size_t size, int depth)
+{
+	size_t o = 0;
+
+	while (*in) {
+		char var[32], val[PATH_MAX];
+		size_t n = 0;
+		bool brace;
+
+		if (*in != '$') {
+			if (o + 1 >= size)
+				return -ENAMETOOLONG;
+			out[o++] = *in++;
+			continue;
+		}
+		in++;
+		brace = *in == '{';
+		in += brace;
+		while ((isalnum((unsigned char)*in) || *in == '_') && n < sizeof(var) - 1)
+			var[n++] = *in++;
+		var[n] = 0;
+		if (brace && *in == '}')
+			in++;
+		if (!strcmp(var, "cluster"))
+			snprintf(val, sizeof(val), "%s", c->cluster);
+		else if (!strcmp(var, "type"))
+			snprintf(val, sizeof(val), "osd");
+		else if (!strcmp(var, "id"))
+			snprintf(val, sizeof(val), "%d", c->id);
+		else if (!strcmp(var, "name"))
+			snprintf(val, sizeof(val), "osd.%d", c->id);
+		else if (!strcmp(var, "pid"))
+			snprintf(val, sizeof(val), "%d", c->pid);
+		else if (!strcmp(var, "run_dir") && depth == 0) {
+			if (expand(c->run_dir, c, val, sizeof(val), 1))
+				return -ENAMETOOLONG;
+		} else
+			return -EINVAL;	/* $host, $cctid ...: not guessed */
+		n = strlen(val);
+		if (o + n >= size)
+			return -ENAMETOOLONG;
+		memcpy(out + o, val, n);
+		o += n;
+	}
+	out[o] = 0;
+	return 0;
+}
+
+int asok_expand(const char *in, const struct asok_osd_conf *c, char *out, size_t size)
+{
+	return expand(in, c, out, size, 0);
+}
+
+static ssize_t read_cmdline(const char *proc_root, pid_t pid, char *buf, size_t size)
+{
+	char file[PATH_MAX];
+	ssize_t n, total = 0;
+	int fd;
+
+	snprintf(file, sizeof(file), "%s/%d/cmdline", proc_root, pid);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while ((size_t)total < size - 1 && (n = read(fd, buf + total, size - 1 - total)) > 0)
+		total += n;
+	close(fd);
+	buf[total] = 0;
+	return total;
+}
+
+/* An option's value: "--opt V", "--opt=V"; Ceph accepts '_' for '-'. */
+static const char *opt_val(const char *a, const char *next, const char *opt, bool *took_next)
+{
+	size_t n = strlen(opt);
+	char norm[64];
+
+	*took_next = false;
+	if (strncmp(a, "--", 2))
+		return NULL;
+	snprintf(norm, sizeof(norm), "%s", a);
+	for (char *p = norm + 2; *p && *p != '='; p++)
+		if (*p == '_')
+			*p = '-';
+	*took_next = false;
+	if (!strcmp(norm, opt)) {
+		*took_next = true;
+		return next;
+	}
+	if (!strncmp(norm, opt, n) && norm[n] == '=')
+		return a + n + 1;
+	return NULL;
+}
+
+void asok_cmdline_parse(const char *cmd, size_t len, struct asok_osd_conf *c)
+{
+	const char *a, *end = cmd + len;
+
+	/* the last argument may lack its NUL: read_cmdline() adds one past len */
+	for (a = cmd; a < end; a += strnlen(a, end - a) + 1) {
+		size_t alen = strnlen(a, end - a);
+		const char *next = a + alen + 1 < end ? a + alen + 1 : "";
+		const char *v;
+		bool took;
+
+		if (a + alen == end)
+			break;	/* unterminated: not an argument */
+		if ((v = opt_val(a, next, "--admin-socket", &took)))
+			snprintf(c->admin_socket, sizeof(c->admin_socket), "%s", v);
+		else if ((v = opt_val(a, next, "--conf", &took)))
+			snprintf(c->conf, sizeof(c->conf), "%s", v);
+		else if (!strcmp(a, "-c") && (took = true))
+			snprintf(c->conf, sizeof(c->conf), "%s", next);
+		else if ((v = opt_val(a, next, "--cluster", &took)))
+			snprintf(c->cluster, sizeof(c->cluster), "%s", v);
+		else if ((v = opt_val(a, next, "--run-dir", &took)))
+			snprintf(c->run_dir, sizeof(c->run_dir), "%s", v);
+		else
+			continue;
+		if (took && next[0])
+			a = next;
+	}
+}
+
+static int from_config(const char *proc_root, pid_t pid, int osd_id, char *path, size_t size)
+{
+	char cmd[16384], file[PATH_MAX], rel[PATH_MAX];
+	struct asok_osd_conf c = { .cluster = "ceph", .id = osd_id, .pid = pid };
+	ssize_t len = read_cmdline(proc_root, pid, cmd, sizeof(cmd));
+	struct stat st;
+	int err;
+
+	if (len < 0)
+		return len;
+	if (osd_id < 0)
+		return -ENOENT;	/* $name unknown: no default to build */
+	asok_cmdline_parse(cmd, len, &c);
+	if (!c.admin_socket[0] || !c.run_dir[0]) {
+		bool want_asok = !c.admin_socket[0], want_run = !c.run_dir[0];
+
+		if (!c.conf[0])
+			snprintf(c.conf, sizeof(c.conf), "/etc/ceph/%s.conf", c.cluster);
+		/* Ceph takes a list of config files; the first one is read */
+		c.conf[strcspn(c.conf, ", ")] = 0;
+		/* relative: to the OSD's working directory */
+		if (snprintf(file, sizeof(file), "%s/%d/%s%s", proc_root, pid,
+			     c.conf[0] == '/' ? "root" : "cwd/", c.conf) < (int)sizeof(file))
+			read_conf(file, &c, want_asok, want_run);
+	}
+	if (!c.run_dir[0])
+		snprintf(c.run_dir, sizeof(c.run_dir), "/var/run/ceph");
+	if (!c.admin_socket[0])
+		snprintf(c.admin_socket, sizeof(c.admin_socket), "$run_dir/$cluster-$name.asok");
+	err = asok_expand(c.admin_socket, &c, rel, sizeof(rel));
+	if (err)
+		return err == -EINVAL ? -ENOENT : err;
+	if (rel[0] != '/')
+		return -ENOENT;	/* relative to what the daemon had as cwd: not guessed */
+	if (snprintf(path, size, "%s/%d/root%s", proc_root, pid, rel) >= (int)size)
+		return -ENAMETOOLONG;
+	if (stat(path, &st))
+		return -errno;
+	return S_ISSOCK(st.st_mode) ? 0 : -ENOTSOCK;
+}
+
+int asok_find(const char *proc_root, pid_t pid, int osd_id, char *path,
+	      size_t size, const char **how)
+{
+	int err = from_listening(proc_root, pid, path, size);
+
+	if (!err) {
+		*how = "listening";
+		return 0;
+	}
+	*how = "config";
+	err = from_config(proc_root, pid, osd_id, path, size);
+	if (err == -ENOTSOCK || err == -ENOTDIR)
+		err = -ENOENT;
+	return err;
+}
+

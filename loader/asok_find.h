@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef OSDHIST_ASOK_FIND_H
+#define OSDHIST_ASOK_FIND_H
+
+/*
+ * Finding a ceph-osd's admin socket with no configuration of osdhist's own.
+ * Everything here reads what the process chose (its fds, its command line,
+ * its config file), so every parser takes bounded bytes and is fuzzed.
+ */
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * The admin socket of process PID (a ceph-osd with id osd_id, -1 unknown),
+ * as a path openable from here: under PROC/PID/root, so a container's or a
+ * chroot's socket is reached through the OSD's own root.  Tried in order:
+ *   1. the unix sockets PID listens on (PROC/PID/net/unix against the
+ *      socket inodes of its fds) with a name ending in .asok;
+ *   2. its command line and config: --admin-socket, else admin_socket from
+ *      -c/--conf (default /etc/ceph/$cluster.conf) in [osd.N], [osd] or
+ *      [global], else Ceph's default $run_dir/$cluster-$name.asok with
+ *      run_dir /var/run/ceph, metavariables expanded.
+ * how says which ("listening" or "config").  0, or -errno: -ENOENT when
+ * nothing was found, -EACCES when the candidate could not be looked at.
+ */
+int asok_find(const char *proc_root, pid_t pid, int osd_id, char *path,
+	      size_t size, const char **how);
+
+/* Bytes of a config file read; the rest is ignored (a real ceph.conf is a
+ * few KiB; a cephadm one is a few hundred bytes). */
+#define ASOK_CONF_MAX	(256u << 10)
+
+/* What the command line and the config say of one OSD. */
+struct asok_osd_conf {
+	char cluster[64];
+	char conf[PATH_MAX];		/* as the OSD names it */
+	char admin_socket[PATH_MAX];	/* unexpanded */
+	char run_dir[PATH_MAX];
+	int id;
+	pid_t pid;
+};
+
+/* --admin-socket, -c/--conf, --cluster and --run-dir (also --opt=V, '_'
+ * for '-') from a NUL-separated command line of len bytes; an argument
+ * without its NUL at the end is ignored.  Fields not named stay as given. */
+void asok_cmdline_parse(const char *cmd, size_t len, struct asok_osd_conf *c);
+
+/* The admin_socket and run_dir of a ceph.conf's text (len bytes, not
+ * NUL-terminated): [osd.ID] beats [osd] beats [global], a later line beats
+ * an earlier one of the same rank; "" where none is set. */
+struct asok_conf_vals {
+	char admin_socket[PATH_MAX];
+	char run_dir[PATH_MAX];
+};
+void asok_conf_parse(const char *text, size_t len, int id, struct asok_conf_vals *v);
+
+/* Expands $cluster, $type, $id, $name, $pid and $run_dir (also ${...}) in
+ * in.  0; -EINVAL for any other variable ($host: not guessed);
+ * -ENAMETOOLONG when the result does not fit size. */
+int asok_expand(const char *in, const struct asok_osd_conf *c, char *out, size_t size);
+
+#endif
