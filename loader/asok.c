@@ -83,34 +83,16 @@ static enum asok_err sys_err(int e, const char *what, char *why, size_t whylen)
 }
 
 /*
- * connect() to a path of any length: sun_path holds 108 bytes, a socket
- * under /proc/PID/root/<a test's temp dir> can be longer.  The directory is
- * opened with O_PATH and the socket named through /proc/self/fd/N/, which
- * the kernel resolves like the full path (permissions included).
+ * connect() through an O_PATH descriptor of the socket (asok_find()): the
+ * kernel resolves /proc/self/fd/N to that very inode, whatever its path's
+ * length and whatever has been renamed or linked since it was checked.
  */
-static enum asok_err connect_path(int s, const char *path, char *why, size_t whylen)
+static enum asok_err connect_fd(int s, int sockfd, char *why, size_t whylen)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	const char *slash = strrchr(path, '/');
-	char dir[PATH_MAX];
-	int dfd = -1, r;
+	int r;
 
-	if (strlen(path) < sizeof(sa.sun_path)) {
-		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
-	} else {
-		if (!slash || slash == path || (size_t)(slash - path) >= sizeof(dir))
-			return sys_err(ENAMETOOLONG, "socket path", why, whylen);
-		memcpy(dir, path, slash - path);
-		dir[slash - path] = 0;
-		dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (dfd < 0)
-			return sys_err(errno, "open socket dir", why, whylen);
-		if (snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s",
-			     dfd, slash + 1) >= (int)sizeof(sa.sun_path)) {
-			close(dfd);
-			return sys_err(ENAMETOOLONG, "socket name", why, whylen);
-		}
-	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d", sockfd);
 	r = connect(s, (struct sockaddr *)&sa, sizeof(sa));
 	if (r && errno == EAGAIN) {	/* the listen backlog is full */
 		snprintf(why, whylen, "connect: backlog full (daemon not accepting)");
@@ -118,8 +100,6 @@ static enum asok_err connect_path(int s, const char *path, char *why, size_t why
 	} else if (r) {
 		r = sys_err(errno, "connect", why, whylen);
 	}
-	if (dfd >= 0)
-		close(dfd);
 	return r;
 }
 
@@ -158,7 +138,7 @@ static enum asok_err read_all(int s, char *buf, size_t len, double deadline,
 	return ASOK_OK;
 }
 
-enum asok_err asok_request(const char *path, const char *cmd, int timeout_ms,
+enum asok_err asok_request(int sockfd, const char *cmd, int timeout_ms,
 			   char **out, size_t *outlen, char *why, size_t whylen)
 {
 	double deadline = now_ms() + timeout_ms;
@@ -180,7 +160,7 @@ enum asok_err asok_request(const char *path, const char *cmd, int timeout_ms,
 	s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (s < 0)
 		return sys_err(errno, "socket", why, whylen);
-	e = connect_path(s, path, why, whylen);
+	e = connect_fd(s, sockfd, why, whylen);
 	while (!e && sent < reqlen) {
 		ssize_t n = send(s, req + sent, reqlen - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
 		int w;

@@ -31,12 +31,13 @@ extern const char *const asok_err_name[NR_ASOK_ERRS];
 #define ASOK_MAX_REPLY	(16u << 20)
 
 /*
- * Sends cmd (a JSON object, no NUL inside) to the socket at path and reads
+ * Sends cmd (a JSON object, no NUL inside) to the socket sockfd (an O_PATH
+ * descriptor, as asok_find() gives) and reads
  * the answer, all within timeout_ms.  On success *out is a NUL-terminated
  * malloc'd buffer of *outlen bytes (the caller frees it).  On failure, why
  * holds one short phrase (e.g. "connect: Connection refused").
  */
-enum asok_err asok_request(const char *path, const char *cmd, int timeout_ms,
+enum asok_err asok_request(int sockfd, const char *cmd, int timeout_ms,
 			   char **out, size_t *outlen, char *why, size_t whylen);
 
 /* Framing, apart for the unit tests.  The request: cmd and its NUL; returns

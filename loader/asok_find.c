@@ -117,7 +117,7 @@ static int from_listening(const char *proc_root, pid_t pid, char *path, size_t s
 	free(inos);
 	if (!best[0])
 		return -ENOENT;
-	if (snprintf(path, size, "%s/%d/root%s", proc_root, pid, best) >= (int)size)
+	if (snprintf(path, size, "%s", best) >= (int)size)
 		return -ENAMETOOLONG;
 	return 0;
 }
@@ -372,7 +372,6 @@ static int from_config(const char *proc_root, pid_t pid, int osd_id, char *path,
 	char cmd[16384], file[PATH_MAX], rel[PATH_MAX];
 	struct asok_osd_conf c = { .cluster = "ceph", .id = osd_id, .pid = pid };
 	ssize_t len = read_cmdline(proc_root, pid, cmd, sizeof(cmd));
-	struct stat st;
 	int err;
 
 	if (len < 0)
@@ -401,24 +400,46 @@ static int from_config(const char *proc_root, pid_t pid, int osd_id, char *path,
 		return err == -EINVAL ? -ENOENT : err;
 	if (rel[0] != '/')
 		return -ENOENT;	/* relative to what the daemon had as cwd: not guessed */
-	if (snprintf(path, size, "%s/%d/root%s", proc_root, pid, rel) >= (int)size)
+	if (snprintf(path, size, "%s", rel) >= (int)size)
 		return -ENAMETOOLONG;
-	if (stat(path, &st))
-		return -errno;
-	return S_ISSOCK(st.st_mode) ? 0 : -ENOTSOCK;
+	return 0;
 }
 
-int asok_find(const char *proc_root, pid_t pid, int osd_id, char *path,
+/* An O_PATH descriptor of the socket at path (as PID sees it): the object
+ * checked is the object connected to. */
+static int open_sock(const char *proc_root, pid_t pid, const char *path, int *fd)
+{
+	char full[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(full, sizeof(full), "%s/%d/root%s", proc_root, pid, path) >=
+	    (int)sizeof(full))
+		return -ENAMETOOLONG;
+	*fd = open(full, O_PATH | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	if (fstat(*fd, &st) || !S_ISSOCK(st.st_mode)) {
+		close(*fd);
+		*fd = -1;
+		return -ENOTSOCK;
+	}
+	return 0;
+}
+
+int asok_find(const char *proc_root, pid_t pid, int osd_id, int *fd, char *path,
 	      size_t size, const char **how)
 {
 	int err = from_listening(proc_root, pid, path, size);
 
-	if (!err) {
+	*fd = -1;
+	if (!err && !open_sock(proc_root, pid, path, fd)) {
 		*how = "listening";
 		return 0;
 	}
 	*how = "config";
 	err = from_config(proc_root, pid, osd_id, path, size);
+	if (!err)
+		err = open_sock(proc_root, pid, path, fd);
 	if (err == -ENOTSOCK || err == -ENOTDIR)
 		err = -ENOENT;
 	return err;

@@ -13,18 +13,22 @@
 
 /*
  * The admin socket of process PID (a ceph-osd with id osd_id, -1 unknown),
- * as a path openable from here: under PROC/PID/root, so a container's or a
- * chroot's socket is reached through the OSD's own root.  Tried in order:
+ * reached through the OSD's own root (PROC/PID/root), so a container's or a
+ * chroot's socket is found as the OSD sees it.  Tried in order:
  *   1. the unix sockets PID listens on (PROC/PID/net/unix against the
  *      socket inodes of its fds) with a name ending in .asok;
  *   2. its command line and config: --admin-socket, else admin_socket from
  *      -c/--conf (default /etc/ceph/$cluster.conf) in [osd.N], [osd] or
  *      [global], else Ceph's default $run_dir/$cluster-$name.asok with
  *      run_dir /var/run/ceph, metavariables expanded.
- * how says which ("listening" or "config").  0, or -errno: -ENOENT when
- * nothing was found, -EACCES when the candidate could not be looked at.
+ * how says which ("listening" or "config").  On success *fd is an O_PATH
+ * descriptor of the socket (the caller closes it; asok_request() connects
+ * through it) and path names it as the OSD sees it, for display only: it is
+ * the process's text, to be escaped by whoever prints it.  0, or -errno
+ * (*fd -1): -ENOENT when nothing was found, -EACCES when the candidate
+ * could not be looked at.
  */
-int asok_find(const char *proc_root, pid_t pid, int osd_id, char *path,
+int asok_find(const char *proc_root, pid_t pid, int osd_id, int *fd, char *path,
 	      size_t size, const char **how);
 
 /* Bytes of a config file read; the rest is ignored (a real ceph.conf is a

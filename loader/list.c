@@ -108,8 +108,10 @@ static void print_socket(const struct osd_proc *p)
 {
 	char path[PATH_MAX];
 	const char *how = NULL;
-	int err = asok_find("/proc", p->pid, p->osd_id, path, sizeof(path), &how);
+	int fd, err = asok_find("/proc", p->pid, p->osd_id, &fd, path, sizeof(path), &how);
 
+	if (fd >= 0)
+		close(fd);
 	if (err)
 		printf("; admin socket: none found (%s)", strerror(-err));
 	else

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "asok.h"
 #include "asok_find.h"
@@ -66,8 +67,7 @@ struct vosd {
 	struct verify_report rep;
 	double seen;		/* CLOCK_MONOTONIC when first traced */
 	double next_try;	/* backoff after a timeout or garbage */
-	bool have_sock;
-	char sock[PATH_MAX];	/* rep.socket is its shown, maybe shortened, copy */
+	int sock;		/* O_PATH of its admin socket; -1: none found yet */
 	bool has_base;
 	bool c1_ok;		/* this check's first reading is in c1 */
 	struct ceph_osd_counts c1;
@@ -105,8 +105,19 @@ struct verifier *verify_new(const struct options *o, const char *proc_root)
 	return v;
 }
 
+static void drop_sock(struct vosd *e)
+{
+	if (e->sock >= 0)
+		close(e->sock);
+	e->sock = -1;
+}
+
 void verify_free(struct verifier *v)
 {
+	if (!v)
+		return;
+	for (int i = 0; i < v->n; i++)
+		drop_sock(&v->osds[i]);
 	free(v);
 }
 
@@ -137,8 +148,9 @@ static bool read_ceph(struct verifier *v, struct vosd *e, struct ceph_osd_counts
 	size_t len;
 	int r;
 
-	if (!e->have_sock) {
-		r = asok_find(v->proc_root, e->rep.pid, e->rep.osd, path, sizeof(path), &how);
+	if (e->sock < 0) {
+		r = asok_find(v->proc_root, e->rep.pid, e->rep.osd, &e->sock, path,
+			      sizeof(path), &how);
 		if (r) {
 			e->rep.socket[0] = 0;
 			unverified(e, "%s: %s", asok_err_name[r == -EACCES || r == -EPERM ?
@@ -147,11 +159,9 @@ static bool read_ceph(struct verifier *v, struct vosd *e, struct ceph_osd_counts
 				   "sockets, command line, config)" : strerror(-r));
 			return false;
 		}
-		memcpy(e->sock, path, sizeof(path));
 		if (snprintf(e->rep.socket, sizeof(e->rep.socket), "%s", path) >=
 		    (int)sizeof(e->rep.socket))
 			memcpy(e->rep.socket + sizeof(e->rep.socket) - 4, "...", 4);
-		e->have_sock = true;
 		if (v->opt->verbose)
 			fprintf(stderr, "osdhist: osd.%d (pid %d): admin socket %s (%s)\n",
 				e->rep.osd, e->rep.pid, path, how);
@@ -166,7 +176,7 @@ static bool read_ceph(struct verifier *v, struct vosd *e, struct ceph_osd_counts
 		return true;
 	unverified(e, "%s: %s", asok_err_name[err], why);
 	if (err == ASOK_NO_SOCKET || err == ASOK_PERMISSION)
-		e->have_sock = false;	/* look again next time: it may move */
+		drop_sock(e);	/* look again next time: it may move */
 	if (err == ASOK_TIMEOUT || err == ASOK_GARBAGE)
 		e->next_try = mono_now() + VERIFY_BACKOFF_S;
 	return false;
@@ -200,6 +210,7 @@ void verify_begin(struct verifier *v, const struct proc_table *pt)
 				continue;
 			e = &v->osds[v->n++];
 			memset(e, 0, sizeof(*e));
+			e->sock = -1;
 			e->rep.pid = procs[i].pid;
 			/* the OSDs there at start were attached before the
 			 * first snapshot; later ones, before this one */
@@ -212,7 +223,10 @@ void verify_begin(struct verifier *v, const struct proc_table *pt)
 	v->first = false;
 	for (int i = 0; i < v->n; i++)	/* processes gone: forget them */
 		if (!v->osds[i].present)
+		{
+			drop_sock(&v->osds[i]);
 			v->osds[i--] = v->osds[--v->n];
+		}
 
 	v->due = now >= v->next_check;
 	if (!v->due)

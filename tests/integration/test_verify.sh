@@ -334,7 +334,7 @@ check "F: a verified comparison with writes in it (within 60 s)" \
 touch "$W/f.stop"; wait $BENCH
 stop_tracer
 v=$(vlines "$OUT" "$FID" | jq -c 'select(.state == "verified" and .classes.write.osdhist > 0)' | head -1)
-check_eq "F: the socket used" "$(jq -r .socket <<<"$v")" "/proc/$FP/root$INNER"
+check_eq "F: the socket used" "$(jq -r .socket <<<"$v")" "$INNER"
 echo "#   F: $(jq -c '[.checks, .classes.write.osdhist, .classes.write.ceph_min, .classes.write.ceph_max]' <<<"$v")"
 no_bad F "$OUT" "$FID"
 cluster_down

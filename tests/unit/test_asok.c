@@ -3,6 +3,7 @@
  * perf dump parsing, and socket discovery on a fixture /proc tree whose OSD
  * has a root of its own (a chroot or container). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -145,6 +146,18 @@ static double ms_since(const struct timespec *t0)
 #define HANG_MS 200
 #define ANSWER_MS 10000
 
+/* asok_request() through an O_PATH descriptor of path, as asok_find() gives */
+static enum asok_err request_at(const char *path, int ms, char **out, size_t *len, char *why)
+{
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	enum asok_err e;
+
+	assert_true(fd >= 0);
+	e = asok_request(fd, ASOK_PERF_CMD, ms, out, len, why, 128);
+	close(fd);
+	return e;
+}
+
 static enum asok_err ask(const char *path, enum mode mode, char **out, size_t *len,
 			 char *why, double *ms)
 {
@@ -160,8 +173,7 @@ static enum asok_err ask(const char *path, enum mode mode, char **out, size_t *l
 	listen_at(&s, path);
 	assert_int_equal(pthread_create(&th, NULL, serve, &s), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	e = asok_request(path, ASOK_PERF_CMD, mode == M_HANG ? HANG_MS : ANSWER_MS,
-			 out, len, why, 128);
+	e = request_at(path, mode == M_HANG ? HANG_MS : ANSWER_MS, out, len, why);
 	*ms = ms_since(&t0);
 	close(rel[1]);	/* only now may the hanging server let go */
 	pthread_join(th, NULL);
@@ -201,9 +213,15 @@ static void client(void **state)
 	assert_int_equal(ask(path, M_GARBAGE, &out, &len, why, &ms), ASOK_GARBAGE);
 	assert_int_equal(ask(path, M_SHORT, &out, &len, why, &ms), ASOK_GARBAGE);
 
-	/* nobody there */
-	assert_int_equal(asok_request(path, ASOK_PERF_CMD, 200, &out, &len, why, sizeof(why)),
-			 ASOK_NO_SOCKET);
+	/* nobody there: the socket file is left, its listener closed */
+	{
+		struct server s = { .mode = M_GOOD };
+
+		listen_at(&s, path);
+		close(s.fd);
+		assert_int_equal(request_at(path, 200, &out, &len, why), ASOK_NO_SOCKET);
+		unlink(path);
+	}
 }
 
 /* A socket path longer than sun_path's 108 bytes (a deep chroot). */
@@ -251,6 +269,20 @@ static void sock_at(const char *rel, struct server *s)
 	listen_at(s, path);
 }
 
+/* fd (from asok_find) is the socket at rel, and is closed. */
+static void same_inode(int fd, const char *rel)
+{
+	char path[PATH_MAX];
+	struct stat a, b;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &a), 0);
+	assert_int_equal(stat(path, &b), 0);
+	assert_true(a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+	close(fd);
+}
+
 static void find_from_config(void **state)
 {
 	static const char cmd1[] = "/usr/bin/ceph-osd\0-f\0--cluster\0ceph\0--id\0003\0";
@@ -264,25 +296,27 @@ static void find_from_config(void **state)
 	char path[PATH_MAX], want[PATH_MAX];
 	struct server s1, s2, s3;
 	const char *how;
+	int fd;
 
 	(void)state;
 	/* pid 100: no config file, Ceph's default under the OSD's own root */
 	put("proc/100/cmdline", cmd1, sizeof(cmd1) - 1);
 	sock_at("proc/100/root/var/run/ceph/ceph-osd.3.asok", &s1);
-	snprintf(want, sizeof(want), "%s/proc/100/root/var/run/ceph/ceph-osd.3.asok", dir);
 	snprintf(path, sizeof(path), "%s/proc", dir);
 	{
 		char small[16];
 
-		assert_int_equal(asok_find(path, 100, 3, small, sizeof(small), &how),
+		assert_int_equal(asok_find(path, 100, 3, &fd, small, sizeof(small), &how),
 				 -ENAMETOOLONG);
+		assert_int_equal(fd, -1);
 	}
 	{
 		char got[PATH_MAX];
 
-		assert_int_equal(asok_find(path, 100, 3, got, sizeof(got), &how), 0);
-		assert_string_equal(got, want);
+		assert_int_equal(asok_find(path, 100, 3, &fd, got, sizeof(got), &how), 0);
+		assert_string_equal(got, "/var/run/ceph/ceph-osd.3.asok");
 		assert_string_equal(how, "config");
+		same_inode(fd, "proc/100/root/var/run/ceph/ceph-osd.3.asok");
 	}
 	/* pid 200: -c file, [osd.7] over [osd], $run_dir from [global] */
 	put("proc/200/cmdline", cmd2, sizeof(cmd2) - 1);
@@ -291,12 +325,13 @@ static void find_from_config(void **state)
 	{
 		char got[PATH_MAX];
 
-		assert_int_equal(asok_find(path, 200, 7, got, sizeof(got), &how), 0);
-		snprintf(want, sizeof(want), "%s/proc/200/root/g/seven-7.asok", dir);
-		assert_string_equal(got, want);
+		assert_int_equal(asok_find(path, 200, 7, &fd, got, sizeof(got), &how), 0);
+		assert_string_equal(got, "/g/seven-7.asok");
+		same_inode(fd, "proc/200/root/g/seven-7.asok");
 		/* osd.7's file is gone: ENOENT, not another guess */
-		unlink(got);
-		assert_int_equal(asok_find(path, 200, 7, got, sizeof(got), &how), -ENOENT);
+		snprintf(want, sizeof(want), "%s/proc/200/root/g/seven-7.asok", dir);
+		unlink(want);
+		assert_int_equal(asok_find(path, 200, 7, &fd, got, sizeof(got), &how), -ENOENT);
 	}
 	/* pid 300: --admin_socket=... on the command line wins */
 	put("proc/300/cmdline", cmd3, sizeof(cmd3) - 1);
@@ -304,10 +339,11 @@ static void find_from_config(void **state)
 	{
 		char got[PATH_MAX];
 
-		assert_int_equal(asok_find(path, 300, 9, got, sizeof(got), &how), 0);
-		assert_non_null(strstr(got, "/proc/300/root/s/osd.9.sock"));
+		assert_int_equal(asok_find(path, 300, 9, &fd, got, sizeof(got), &how), 0);
+		assert_string_equal(got, "/s/osd.9.sock");
+		same_inode(fd, "proc/300/root/s/osd.9.sock");
 		/* no OSD id: no $name, nothing guessed */
-		assert_int_equal(asok_find(path, 300, -1, got, sizeof(got), &how), -ENOENT);
+		assert_int_equal(asok_find(path, 300, -1, &fd, got, sizeof(got), &how), -ENOENT);
 	}
 	close(s1.fd);
 	close(s2.fd);
