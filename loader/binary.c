@@ -134,15 +134,70 @@ static int vaddr_to_off(const struct elf_file *f, uint64_t vaddr, uint64_t len, 
 	return -1;
 }
 
-static void find_symbols(Elf *elf, struct sym syms[NR_SYMS])
+/*
+ * The names of a symbol table: its string table, checked before a byte of
+ * it is read.  libelf's elf_strptr() on a table whose last byte is not NUL
+ * searches the rest of the table for a terminator at every call: 400 names
+ * on a 256 MiB table took 8.9 s, and the 4 M symbol cap would take a day.
+ * So the table must be a SHT_STRTAB inside the file, at most
+ * BINARY_MAX_STRTAB bytes, ending in NUL (one pread, before libelf reads
+ * it); then any name is a bounded string, and names are compared with
+ * memcmp of the wanted name's length, never scanned.  NULL, and one line
+ * in err, if the table is malformed.
+ */
+static const Elf_Data *names_of(const struct elf_file *f, const GElf_Shdr *symsh,
+				const char *name, char *err, size_t errlen)
+{
+	const char *what = symsh->sh_type == SHT_DYNSYM ? ".dynsym" : ".symtab";
+	Elf_Scn *scn = elf_getscn(f->elf, symsh->sh_link);
+	Elf_Data *d;
+	GElf_Shdr sh;
+	char last = 1;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB || !sh.sh_size ||
+	    sh.sh_offset > f->size || sh.sh_size > f->size - sh.sh_offset) {
+		snprintf(err, errlen, "%s: the string table of its %s (section %u) is "
+			 "missing or lies outside the file: a malformed ELF, not read",
+			 name, what, (unsigned)symsh->sh_link);
+		return NULL;
+	}
+	if (sh.sh_size > BINARY_MAX_STRTAB) {
+		snprintf(err, errlen, "%s: the string table of its %s is %llu MiB, more "
+			 "than %u MiB (ceph-osd's: 3 MiB): not read", name, what,
+			 (unsigned long long)(sh.sh_size >> 20), BINARY_MAX_STRTAB >> 20);
+		return NULL;
+	}
+	if (pread(f->fd, &last, 1, (off_t)(sh.sh_offset + sh.sh_size - 1)) != 1 || last) {
+		snprintf(err, errlen, "%s: the string table of its %s does not end in a "
+			 "NUL byte: a malformed ELF, not read", name, what);
+		return NULL;
+	}
+	d = elf_getdata(scn, NULL);
+	/* what libelf read is what was checked */
+	if (!d || !d->d_buf || d->d_size != sh.sh_size ||
+	    ((const char *)d->d_buf)[d->d_size - 1]) {
+		snprintf(err, errlen, "%s: the string table of its %s cannot be read: "
+			 "not read", name, what);
+		return NULL;
+	}
+	return d;
+}
+
+/* Fills syms from .dynsym and .symtab.  0, or -1 and one line in err for a
+ * table osdhist does not read (names_of, or more than BINARY_MAX_SYMS). */
+static int find_symbols(const struct elf_file *f, const char *name, struct sym syms[NR_SYMS],
+			char *err, size_t errlen)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	unsigned nscn = 0;
 	bool seen_dynsym = false, seen_symtab = false;
+	size_t want_len[NR_SYMS];
 
-	while ((scn = elf_nextscn(elf, scn)) && nscn++ < BINARY_MAX_SECTIONS) {
-		Elf_Data *d;
+	for (int s = 0; s < NR_SYMS; s++)
+		want_len[s] = strlen(sym_name(s));
+	while ((scn = elf_nextscn(f->elf, scn)) && nscn++ < BINARY_MAX_SECTIONS) {
+		const Elf_Data *d, *names;
 		GElf_Sym sym;
 		size_t count;
 
@@ -156,30 +211,43 @@ static void find_symbols(Elf *elf, struct sym syms[NR_SYMS])
 		if (sh.sh_type == SHT_DYNSYM ? seen_dynsym : seen_symtab)
 			continue;
 		*(sh.sh_type == SHT_DYNSYM ? &seen_dynsym : &seen_symtab) = true;
+		/* checked before libelf reads (and keeps) it */
+		if (sh.sh_size > (uint64_t)BINARY_MAX_SYMS * sizeof(Elf64_Sym)) {
+			snprintf(err, errlen, "%s: its %s claims more than %u symbols "
+				 "(ceph-osd's: 32 K): not read", name,
+				 sh.sh_type == SHT_DYNSYM ? ".dynsym" : ".symtab",
+				 BINARY_MAX_SYMS);
+			return -1;
+		}
+		names = names_of(f, &sh, name, err, errlen);
+		if (!names)
+			return -1;
 		d = elf_getdata(scn, NULL);
 		if (!d || !d->d_buf)
 			continue;
 		/* d_size is what libelf read, not what the header claims */
 		count = d->d_size / sizeof(Elf64_Sym);
-		if (count > BINARY_MAX_SYMS)
-			count = BINARY_MAX_SYMS;
 		for (size_t i = 0; i < count; i++) {
-			const char *name;
+			const char *n;
+			size_t left;
 
-			if (!gelf_getsym(d, (int)i, &sym) || !sym.st_value ||
+			if (!gelf_getsym((Elf_Data *)d, (int)i, &sym) || !sym.st_value ||
 			    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    sym.st_shndx == SHN_UNDEF)
+			    sym.st_shndx == SHN_UNDEF || sym.st_name >= names->d_size)
 				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || name[0] != '_')
+			n = (const char *)names->d_buf + sym.st_name;
+			left = names->d_size - sym.st_name;
+			if (n[0] != '_')
 				continue;
 			for (int s = 0; s < NR_SYMS; s++)
-				if (!syms[s].vaddr && !strcmp(name, sym_name(s))) {
+				if (!syms[s].vaddr && want_len[s] < left &&
+				    !memcmp(n, sym_name(s), want_len[s] + 1)) {
 					syms[s].vaddr = sym.st_value;
 					syms[s].size = sym.st_size;
 				}
 		}
 	}
+	return 0;
 }
 
 /* The function's bytes, at most BINARY_MAX_FN_BYTES; NULL if the symbol's
@@ -216,6 +284,7 @@ static uint32_t direct_calls(const struct elf_file *f, const uint64_t *target, i
 {
 	uint32_t found = 0, all = n >= 32 ? ~0u : (1u << n) - 1;
 	uint8_t *buf = malloc(BINARY_SCAN_CHUNK + 4);
+	uint64_t scanned = 0;	/* segments may overlap: bound the sum */
 	size_t nph;
 	GElf_Phdr ph;
 
@@ -234,9 +303,14 @@ static uint32_t direct_calls(const struct elf_file *f, const uint64_t *target, i
 
 			/* 4 bytes past the chunk: a rel32 that straddles it */
 			want = want > BINARY_SCAN_CHUNK + 4 ? BINARY_SCAN_CHUNK + 4 : want;
+			if (scanned > BINARY_MAX_SCAN) {
+				free(buf);
+				return all;	/* cannot tell: refuse nothing */
+			}
 			got = pread(f->fd, buf, want, (off_t)(ph.p_offset + at));
 			if (got < 5)
 				break;
+			scanned += (uint64_t)got;
 			for (ssize_t i = 0; i + 5 <= got && i < BINARY_SCAN_CHUNK; i++) {
 				int32_t rel;
 				uint64_t to;
@@ -413,7 +487,8 @@ static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 	if (find_build_id(f->elf, b->build_id))
 		snprintf(b->build_id, sizeof(b->build_id), "none");
 	memset(syms, 0, sizeof(syms));
-	find_symbols(f->elf, syms);
+	if (find_symbols(f, name, syms, err, errlen))
+		return -1;
 	find_version(f, &syms[SYM_VERSION], b->version, sizeof(b->version));
 
 	/* 20.x: ECSwitch dispatches to both EC backends, probe it instead */

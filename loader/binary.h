@@ -70,7 +70,19 @@ extern const char *const osd_feature_name[NR_FEATS];
  * what is missing (e.g. "sp_spg: witnesses disagree: ..."). */
 int binary_feature(const struct osd_binary *b, enum osd_feature f, char *why, size_t len);
 
-/* Bounds on what is read of an untrusted binary. */
+/*
+ * Bounds on what is read of an untrusted binary.  Together they bound an
+ * inspection whatever the file, with no deadline needed: in memory, libelf
+ * keeps at most one .dynsym and one .symtab (BINARY_MAX_SYMS entries each),
+ * their string tables (BINARY_MAX_STRTAB each, checked before they are
+ * read), note sections of BINARY_MAX_NOTE_BYTES and the headers; osdhist
+ * adds one scan chunk and the code of the few functions derive.c reads.  In
+ * time, every loop runs over one of these: at most BINARY_MAX_SECTIONS
+ * headers, 2 x BINARY_MAX_SYMS symbols each compared with memcmp against
+ * the few names wanted (a string table must end in NUL, so no name is ever
+ * searched for its end), BINARY_MAX_SCAN bytes of code scanned for calls,
+ * and ST_MAX_INSNS instructions per function (symtrace.h).
+ */
 #define BINARY_MAX_SIZE		(1ull << 30)	/* whole file */
 #define BINARY_MAX_SYMS		(4u << 20)	/* symbols per table */
 #define BINARY_MAX_SECTIONS	4096		/* section / program headers a
@@ -81,5 +93,11 @@ int binary_feature(const struct osd_binary *b, enum osd_feature f, char *why, si
 #define BINARY_SCAN_CHUNK	(1u << 20)	/* code read at a time when looking
 						 * for direct calls (the whole
 						 * executable segments: 25 MB) */
+#define BINARY_MAX_SCAN		(256ull << 20)	/* ... and in all (4096 segments
+						 * may each claim the whole file):
+						 * past it, nothing is taken for
+						 * inlined */
+#define BINARY_MAX_STRTAB	(64u << 20)	/* a symbol table's string table
+						 * (ceph-osd's .dynstr: 3 MiB) */
 
 #endif

@@ -12,6 +12,15 @@ writes
   DIR/many_sections.elf  1 GiB apparent, 4 KB on disk: extended section
                          numbering claiming 16 M (zero) section headers,
                          for which libelf's elf_begin() allocates
+  DIR/nonul_strtab.elf   256 MiB: /bin/sleep (still runs) with a new section
+                         table: a .dynsym of 400 function symbols whose
+                         .dynstr has no NUL after their names, so libelf's
+                         elf_strptr() scans the rest of the table for each
+                         (8.9 s before osdhist checked the table)
+  DIR/nonul_strtab_32m.elf  the same with a 32 MiB table, under osdhist's
+                         size cap for string tables: the NUL check refuses it
+
+  mkbomb.py --nonul SIZE_MIB OUT   only the nonul_strtab bomb, of that size
 """
 import os
 import struct
@@ -22,7 +31,7 @@ SHDR = struct.Struct('<IIQQQQIIQQ')
 SYM = struct.Struct('<IBBHQQ')
 IDENT = b'\x7fELF\x02\x01\x01' + b'\0' * 9
 ET_DYN, EM_X86_64 = 3, 62
-SHT_SYMTAB, SHT_STRTAB = 2, 3
+SHT_SYMTAB, SHT_STRTAB, SHT_DYNSYM = 2, 3, 11
 
 
 def many_symtabs(path, n=4000, size=8 << 20):
@@ -55,11 +64,43 @@ def many_sections(path, size=1 << 30):
         f.truncate(EHDR.size + SHDR.size * n)      # the rest: holes of zeros
 
 
+def nonul_strtab(path, size, base='/bin/sleep', nsyms=400):
+    """base's bytes (its program headers untouched: the kernel runs it as
+    before), then a string table of size bytes that ends in 'A's, the
+    symbols, and a section table of its own that e_shoff now points at."""
+    with open(base, 'rb') as f:
+        out = bytearray(f.read())
+    out += b'\0' * (-len(out) % 8)
+    name = b'_ZN12PrimaryLogPG12log_op_statsERK9OpRequestmm'
+    str_off = len(out)
+    out += b'\0' + name + b'A' * (size - 1 - len(name))    # no NUL after it
+    out += b'\0' * (-len(out) % 8)
+    sym_off = len(out)
+    out += SYM.pack(0, 0, 0, 0, 0, 0)
+    out += SYM.pack(1, 0x12, 0, 1, 0x1000, 16) * nsyms     # FUNC, GLOBAL, defined
+    sh_off = len(out)
+    out += SHDR.pack(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    out += SHDR.pack(0, SHT_STRTAB, 0, 0, str_off, size, 0, 0, 1, 0)
+    out += SHDR.pack(0, SHT_DYNSYM, 0, 0, sym_off, SYM.size * (nsyms + 1), 1, 1, 8,
+                     SYM.size)
+    # e_shoff, then e_shnum and e_shstrndx (0: no section names)
+    struct.pack_into('<Q', out, 0x28, sh_off)
+    struct.pack_into('<HH', out, 0x3c, 3, 0)
+    with open(path, 'wb') as f:
+        f.write(out)
+    os.chmod(path, 0o755)
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == '--nonul':
+        nonul_strtab(sys.argv[3], int(sys.argv[2]) << 20)
+        return
     if len(sys.argv) != 2:
-        sys.exit('usage: mkbomb.py DIR')
+        sys.exit('usage: mkbomb.py DIR | mkbomb.py --nonul SIZE_MIB OUT')
     many_symtabs(os.path.join(sys.argv[1], 'many_symtabs.elf'))
     many_sections(os.path.join(sys.argv[1], 'many_sections.elf'))
+    nonul_strtab(os.path.join(sys.argv[1], 'nonul_strtab.elf'), 256 << 20)
+    nonul_strtab(os.path.join(sys.argv[1], 'nonul_strtab_32m.elf'), 32 << 20)
 
 
 if __name__ == '__main__':

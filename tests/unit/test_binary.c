@@ -128,6 +128,25 @@ static void bad_section_table(void **state)
 	unlink(path);
 }
 
+/* The last byte of .dynstr (0xf46d8 + 0x2fbe70 - 1 in Debian's 16.2.15, as
+ * readelf -S shows) no longer NUL: libelf would still hand out every name
+ * (a NUL lies just before), but would search for one at every call; the
+ * table is refused before a name is read. */
+static void dynstr_without_nul(void **state)
+{
+	struct osd_binary b;
+	char path[64], err[1024];
+	struct stat st;
+	(void)state;
+
+	assert_int_equal(stat("/usr/bin/ceph-osd", &st), 0);
+	damaged_copy(path, (size_t)st.st_size, 0xf46d8 + 0x2fbe70 - 1, 'A');
+	assert_int_equal(binary_inspect(path, "nonul", &b, err, sizeof(err)), -1);
+	assert_string_equal(err, "nonul: the string table of its .dynsym does not end "
+			    "in a NUL byte: a malformed ELF, not read");
+	unlink(path);
+}
+
 int run_binary_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +155,7 @@ int run_binary_tests(void)
 		cmocka_unit_test(debian_ceph_osd),
 		cmocka_unit_test(truncated),
 		cmocka_unit_test(bad_section_table),
+		cmocka_unit_test(dynstr_without_nul),
 	};
 	return cmocka_run_group_tests_name("binary", tests, NULL, NULL);
 }
