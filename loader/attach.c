@@ -19,6 +19,7 @@
 #include "osdhist.h"
 #include "osdhist.skel.h"
 #include "binaries.h"
+#include "procs.h"
 #include "cli.h"
 #include "testhooks.h"
 
@@ -249,8 +250,6 @@ int binaries_set_window(struct binaries *bs, enum window win,
 		for (int i = 0; i < bs->n; i++) {
 			struct binary_row *r = &bs->skel->bss->rows[bs->slot[i].row];
 
-			if (bs->slot[i].refused)
-				continue;
 			__atomic_store_n(&r->close_rt, now, __ATOMIC_SEQ_CST);
 			if (r->open_rt != ~0ULL && r->open_rt > span->open_rt)
 				span->open_rt = r->open_rt;
@@ -261,8 +260,6 @@ int binaries_set_window(struct binaries *bs, enum window win,
 	if (win == WIN_CLOSED)
 		return 0;
 	for (int i = 0; i < bs->n; i++) {
-		if (bs->slot[i].refused)
-			continue;
 		if (sync_links(bs, &bs->slot[i], win) < 0)
 			err = -1;
 	}
@@ -274,8 +271,6 @@ int binaries_set_window(struct binaries *bs, enum window win,
 	for (int i = 0; i < bs->n; i++) {
 		struct binary_row *r = &bs->skel->bss->rows[bs->slot[i].row];
 
-		if (bs->slot[i].refused)
-			continue;
 		r->prev_open_rt = r->open_rt;
 		r->prev_close_rt = r->close_rt;
 		open_row(bs, bs->slot[i].row, now);
@@ -283,61 +278,74 @@ int binaries_set_window(struct binaries *bs, enum window win,
 	return err;
 }
 
-int binaries_attach(struct binaries *bs, pid_t pid, const char *exe, dev_t dev,
-		    ino_t ino, const char *unsupported, enum window win)
+/* The remembered refusal of p's binary, NULL if none: the same inode in
+ * the same version (a file rewritten in place is inspected again). */
+static struct refused_bin *find_refused(struct binaries *bs, const struct osd_proc *p)
 {
-	struct binary_slot *b = find_slot(bs, dev, ino);
+	for (int i = 0; i < bs->nrefused; i++) {
+		struct refused_bin *r = &bs->refused[i];
+
+		if (r->dev == p->dev && r->ino == p->ino && r->size == p->size &&
+		    r->ctime.tv_sec == p->ctime.tv_sec && r->ctime.tv_nsec == p->ctime.tv_nsec)
+			return r;
+	}
+	return NULL;
+}
+
+/* Remember that p's binary is refused: in a free entry, else in place of
+ * the one seen least recently, unless all were seen in this scan. */
+static void remember_refused(struct binaries *bs, const struct osd_proc *p)
+{
+	struct refused_bin *r = NULL;
+
+	if (bs->nrefused < REFUSED_KEEP) {
+		r = &bs->refused[bs->nrefused++];
+	} else {
+		for (int i = 0; i < REFUSED_KEEP; i++)
+			if (bs->refused[i].seen < bs->scan &&
+			    (!r || bs->refused[i].seen < r->seen))
+				r = &bs->refused[i];
+		if (!r)
+			return;
+	}
+	*r = (struct refused_bin){ p->dev, p->ino, p->size, p->ctime, bs->scan };
+}
+
+/* Inspect and attach the binary of b (filled with p's identity): 0 traced;
+ * 1 refused (said), 2 gone before it could be read (nothing said, the
+ * next scan retries); -1 fatal (no privilege).  On failure the caller
+ * lets go of what b took. */
+static int attach_new(struct binaries *bs, struct binary_slot *b, const struct osd_proc *p,
+		      enum window win)
+{
 	struct osd_binary ob;
 	char err[512], path[64], why[300];
+	pid_t pid = p->pid;
 	bool optypes;
-	ssize_t n;
 	int r;
 
-	if (b) {
-		b->nprocs++;
-		return b->refused;
-	}
-	if (bs->n == MAX_BINARIES) {
-		fprintf(stderr, "osdhist: more than %d distinct ceph-osd binaries; "
-			"pid %d is not traced\n", MAX_BINARIES, pid);
-		return 1;
-	}
-	b = &bs->slot[bs->n++];
-	memset(b, 0, sizeof(*b));
-	b->dev = dev;
-	b->ino = ino;
-	b->nprocs = 1;
-	b->fd = -1;
-	b->row = -1;
-	n = readlink(exe, b->where, sizeof(b->where) - 1);
-	if (n < 0)
-		snprintf(b->where, sizeof(b->where), "%s", exe);
-	if (unsupported) {	/* a refused slot: said once per binary */
+	if (p->unsupported) {
 		fprintf(stderr, "osdhist: cannot trace pid %d: %s is %s\n", pid,
-			b->where, unsupported);
-		b->refused = true;
+			b->where, p->unsupported);
 		return 1;
 	}
-
 	/* Through /proc/PID/exe: the binary may only exist in the process's
 	 * own mount namespace (containers).  The fd also pins the inode.  A
 	 * process that is already gone (a short-lived ceph-osd --mkfs) says
-	 * nothing about the binary: forget the slot, the next scan retries. */
-	b->fd = open(exe, O_RDONLY | O_CLOEXEC);
+	 * nothing about the binary. */
+	b->fd = open(p->exe, O_RDONLY | O_CLOEXEC);
 	if (b->fd < 0) {
 		int e = errno;
 
-		bs->n--;
 		if (e == ENOENT || e == ESRCH)
-			return 1;
+			return 2;
 		fprintf(stderr, "osdhist: cannot open the binary of pid %d: %s\n",
 			pid, strerror(e));
-		return 1;
+		return 2;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", b->fd);
 	if (binary_inspect(path, b->where, &ob, err, sizeof(err))) {
 		fprintf(stderr, "osdhist: cannot trace pid %d: %s\n", pid, err);
-		b->refused = true;
 		return 1;
 	}
 	memcpy(b->build_id, ob.build_id, sizeof(b->build_id));
@@ -350,7 +358,6 @@ int binaries_attach(struct binaries *bs, pid_t pid, const char *exe, dev_t dev,
 		fprintf(stderr, "osdhist: cannot trace pid %d with %s: its ceph-osd "
 			"(build-id %s) lacks %s; run without it\n", pid,
 			osd_feature_name[f], ob.build_id, why);
-		b->refused = true;
 		return 1;
 	}
 	testhook_offsets(&ob.offs);	/* test build only: OSDHIST_TEST_OFFSETS */
@@ -359,7 +366,6 @@ int binaries_attach(struct binaries *bs, pid_t pid, const char *exe, dev_t dev,
 			"%s) the OpRequest or Message fields osdhist reads span more "
 			"than %d bytes; this layout is not supported\n", pid,
 			ob.build_id, READ_WINDOW_MAX);
-		b->refused = true;
 		return 1;
 	}
 	optypes = !bs->opt->no_op_types;
@@ -370,24 +376,66 @@ int binaries_attach(struct binaries *bs, pid_t pid, const char *exe, dev_t dev,
 		optypes = false;
 	}
 	b->row = take_row(bs, &ob.offs, optypes);
-	if (b->row < 0) {	/* cannot happen: as many rows as slots */
-		b->refused = true;
+	if (b->row < 0)		/* cannot happen: as many rows as slots */
 		return 1;
-	}
 
 	memcpy(b->fn_off, ob.fn_off, sizeof(b->fn_off));
 	b->pid = pid;
 	r = sync_links(bs, b, win);
-	if (r) {
-		b->refused = true;
+	if (r)
 		return r;
-	}
 	if (win == WIN_OPEN)
 		open_row(bs, b->row, realtime_ns());
 	fprintf(stderr, "osdhist: attached to ceph-osd %s (build-id %s, inode %lu) "
-		"seen in pid %d%s\n", b->where, b->build_id, (unsigned long)ino, pid,
+		"seen in pid %d%s\n", b->where, b->build_id, (unsigned long)p->ino, pid,
 		bs->opt->sample_on > 0 ? " (sampled: probes follow the windows)" : "");
 	return 0;
+}
+
+int binaries_attach(struct binaries *bs, const struct osd_proc *p, enum window win)
+{
+	struct binary_slot *b = find_slot(bs, p->dev, p->ino);
+	struct refused_bin *known;
+	ssize_t n;
+	int r;
+
+	if (b) {
+		b->nprocs++;
+		return 0;
+	}
+	known = find_refused(bs, p);
+	if (known) {		/* said when it was refused */
+		known->seen = bs->scan;
+		return 1;
+	}
+	if (bs->n == MAX_BINARIES) {
+		fprintf(stderr, "osdhist: more than %d distinct traced ceph-osd "
+			"binaries; pid %d is not traced\n", MAX_BINARIES, p->pid);
+		return 1;
+	}
+	b = &bs->slot[bs->n];
+	memset(b, 0, sizeof(*b));
+	b->dev = p->dev;
+	b->ino = p->ino;
+	b->nprocs = 1;
+	b->fd = -1;
+	b->row = -1;
+	n = readlink(p->exe, b->where, sizeof(b->where) - 1);
+	if (n < 0)
+		snprintf(b->where, sizeof(b->where), "%s", p->exe);
+	r = attach_new(bs, b, p, win);
+	if (!r) {
+		bs->n++;
+		return 0;
+	}
+	/* not traced: the slot stays free (sync_links let go of the links) */
+	if (b->row >= 0)
+		bs->rows_used &= ~(1u << b->row);
+	if (b->fd >= 0)
+		close(b->fd);
+	if (r == 1)
+		remember_refused(bs, p);
+	return r < 0 ? -1 : 1;
 }
 
 static bool replaced(const struct binary_slot *b)
@@ -409,12 +457,11 @@ void binaries_release_unused(struct binaries *bs)
 			b->idle_scans = 0;
 			continue;
 		}
-		if (!b->refused && !replaced(b) && ++b->idle_scans < IDLE_SCANS_KEEP)
+		if (!replaced(b) && ++b->idle_scans < IDLE_SCANS_KEEP)
 			continue;
-		if (!b->refused)
-			fprintf(stderr, "osdhist: released ceph-osd %s (build-id %s, "
-				"inode %lu): no process runs it any more\n",
-				b->where, b->build_id, (unsigned long)b->ino);
+		fprintf(stderr, "osdhist: released ceph-osd %s (build-id %s, "
+			"inode %lu): no process runs it any more\n",
+			b->where, b->build_id, (unsigned long)b->ino);
 		destroy_links(b->links, NR_PROBE_FNS);
 		if (b->row >= 0)
 			bs->rows_used &= ~(1u << b->row);
@@ -426,17 +473,14 @@ void binaries_release_unused(struct binaries *bs)
 
 void binaries_begin_scan(struct binaries *bs)
 {
+	bs->scan++;
 	for (int i = 0; i < bs->n; i++)
 		bs->slot[i].nprocs = 0;
 }
 
 int binaries_traced(const struct binaries *bs)
 {
-	int n = 0;
-
-	for (int i = 0; i < bs->n; i++)
-		n += !bs->slot[i].refused;
-	return n;
+	return bs->n;
 }
 
 void binaries_init(struct binaries *bs, struct osdhist_bpf *skel,

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <linux/types.h>
 #include "osdhist.h"
@@ -16,15 +17,37 @@
  * The ceph-osd binaries being traced (attach.c): one slot per binary
  * (device + inode), its row of bpf/'s rows[] (the probes' cookie) and its
  * uprobe links.  Only attach.c writes these fields.
+ *
+ * A binary osdhist refuses takes no slot: anyone can run a renamed copy
+ * of anything as ceph-osd, and MAX_BINARIES slots (bpf/'s rows) are for
+ * binaries osdhist traces.  Its verdict is remembered apart, in a small
+ * table of (device, inode, size, ctime), so it is inspected, and its
+ * refusal said, once, not at every scan.
  */
 
 /* A binary no process runs is kept this many scans (an OSD restart), unless
  * the file was deleted or replaced (an upgrade). */
 #define IDLE_SCANS_KEEP	60
 
+/* Refusals remembered.  When more distinct refused binaries run than
+ * this, the one seen least recently is forgotten, never one seen in the
+ * scan under way (a scan would otherwise evict each before it is seen
+ * again): at most the excess is inspected again at each scan. */
+#define REFUSED_KEEP	256
+
 struct bpf_link;
 struct options;
 struct osdhist_bpf;
+struct osd_proc;
+
+/* A binary refused: which one, in which version of its file. */
+struct refused_bin {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec ctime;
+	uint64_t seen;			/* scan it was last seen in */
+};
 
 /* A ceph-osd binary (device + inode) and the uprobes on it. */
 struct binary_slot {
@@ -36,7 +59,6 @@ struct binary_slot {
 	uint64_t fn_off[NR_PROBE_FNS];
 	pid_t pid;			/* the process it was first seen in */
 	int row;			/* its row in bpf/'s rows[]: the cookie */
-	bool refused;			/* cannot be traced; said so once */
 	int nprocs;			/* processes running it at the last scan */
 	int fd;				/* pins the inode; its st_nlink tells an upgrade */
 	int idle_scans;			/* scans in a row with no process */
@@ -49,6 +71,9 @@ struct binaries {
 	unsigned rows_used;		/* bit per row of bpf/'s rows[] */
 	struct binary_slot slot[MAX_BINARIES];
 	int n;
+	struct refused_bin refused[REFUSED_KEEP];
+	int nrefused;
+	uint64_t scan;			/* scans begun */
 };
 
 /* skel is loaded; multi as tracer_open() chose it for the programs. */
@@ -59,10 +84,9 @@ void binaries_close(struct binaries *bs);
 
 /* A rescan of /proc begins: no process is known to run any binary. */
 void binaries_begin_scan(struct binaries *bs);
-/* A process runs this binary: attach its probes once per inode, as window
- * win wants them.  0 traced, 1 refused (said once), -1 fatal. */
-int binaries_attach(struct binaries *bs, pid_t pid, const char *exe, dev_t dev,
-		    ino_t ino, const char *unsupported, enum window win);
+/* Process p runs this binary: attach its probes once per inode, as window
+ * win wants them.  0 traced, 1 not (refused: said once), -1 fatal. */
+int binaries_attach(struct binaries *bs, const struct osd_proc *p, enum window win);
 /* The scan is over: let go of binaries no process runs any more. */
 void binaries_release_unused(struct binaries *bs);
 
@@ -75,7 +99,7 @@ int binaries_set_window(struct binaries *bs, enum window win,
 /* Detach every probe of every binary, all at once. */
 void binaries_detach_all(struct binaries *bs);
 
-/* How many binaries are traced now (not refused). */
+/* How many binaries are traced now. */
 int binaries_traced(const struct binaries *bs);
 
 #endif

@@ -61,20 +61,45 @@ static void update_rt_mono_offset(struct tracer *t)
 	t->skel->bss->rt_mono_offset_ns = off;
 }
 
+/* One scan's work on each process found: its binary is attached (or
+ * refused, remembered apart), the proc table notes it. */
+struct scan {
+	struct tracer *t;
+	enum window win;
+	int traced;
+	bool fatal;	/* said: no privilege to attach */
+};
+
+static bool on_proc(const struct osd_proc *p, void *arg)
+{
+	struct scan *sc = arg;
+	int r = binaries_attach(&sc->t->bins, p, sc->win);
+
+	if (r < 0) {
+		sc->fatal = true;
+		return false;
+	}
+	if (proc_table_note(&sc->t->procs, p, r == 0))
+		sc->traced++;
+	return true;
+}
+
 int tracer_discover(struct tracer *t)
 {
-	static struct osd_proc found[MAX_PROCS];
-	enum window win = sampler_window(&t->smp);
-	int n, traced = 0;
+	struct scan sc = { t, sampler_window(&t->smp), 0, false };
+	struct osd_proc one;
+	int n;
 
 	update_tai_offset(t);
 	update_rt_mono_offset(t);
 
+	binaries_begin_scan(&t->bins);
+	proc_table_begin_scan(&t->procs);
 	if (t->opt->pid) {
 		pid_t pid = t->opt->pid;
 
 		/* test build only: OSDHIST_TEST_PID_ERRNO */
-		n = testhook_pid_errno(procs_inspect(t->proc_root, pid, &found[0]));
+		n = testhook_pid_errno(procs_inspect(t->proc_root, pid, &one));
 		if (n == -ENOENT && !procs_alive(t->proc_root, pid))
 			n = 0;	/* gone: the caller says it has exited */
 		else if (n == -EINVAL) {
@@ -86,30 +111,20 @@ int tracer_discover(struct tracer *t)
 				"%s\n", pid, strerror(-n));
 			return -1;
 		} else {
-			n = 1;
+			on_proc(&one, &sc);
 		}
 	} else {
-		n = procs_scan(t->proc_root, found, MAX_PROCS);
+		/* every ceph-osd, however many: nothing but traced ones is kept */
+		n = procs_each(t->proc_root, on_proc, &sc);
 		if (n < 0) {
 			fprintf(stderr, "osdhist: cannot read %s: %s\n",
 				t->proc_root, strerror(-n));
 			return -1;
 		}
 	}
-
-	binaries_begin_scan(&t->bins);
-	proc_table_begin_scan(&t->procs);
-	for (int i = 0; i < n; i++) {
-		int r = binaries_attach(&t->bins, found[i].pid, found[i].exe,
-					found[i].dev, found[i].ino,
-					found[i].unsupported, win);
-		if (r < 0)
-			return -1;
-		proc_table_note(&t->procs, &found[i]);
-		if (r == 0)
-			traced++;
-	}
+	if (sc.fatal)
+		return -1;
 	binaries_release_unused(&t->bins);
-	proc_table_end_scan(&t->procs, n, traced);
-	return traced;
+	proc_table_end_scan(&t->procs);
+	return sc.traced;
 }

@@ -21,7 +21,7 @@ static int parse_id(const char *s)
 	if (!isdigit((unsigned char)*s))
 		return -1;
 	v = strtol(s, &end, 10);
-	if (*end || v < 0 || v > 1000000)
+	if (*end || v < 0 || v > PROCS_OSD_ID_MAX)
 		return -1;
 	return v;
 }
@@ -158,28 +158,53 @@ int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p)
 		return -errno;
 	p->dev = st.st_dev;
 	p->ino = st.st_ino;
+	p->size = st.st_size;
+	p->ctime = st.st_ctim;
 	return 0;
 }
 
-int procs_scan(const char *proc_root, struct osd_proc *out, int max)
+int procs_each(const char *proc_root, procs_fn fn, void *arg)
 {
 	DIR *d = opendir(proc_root);
+	struct osd_proc p;
 	struct dirent *e;
+	bool more = true;
 	int n = 0;
 
 	if (!d)
 		return -errno;
-	while ((e = readdir(d)) && n < max) {
+	while (more && (e = readdir(d))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
 
-		if (*end || pid <= 0)
+		if (*end || pid <= 0 || procs_inspect(proc_root, pid, &p))
 			continue;
-		if (procs_inspect(proc_root, pid, &out[n]) == 0)
-			n++;
+		n++;
+		more = fn(&p, arg);
 	}
 	closedir(d);
 	return n;
+}
+
+struct into_array {
+	struct osd_proc *out;
+	int n, max;
+};
+
+static bool into_array(const struct osd_proc *p, void *arg)
+{
+	struct into_array *a = arg;
+
+	a->out[a->n++] = *p;
+	return a->n < a->max;
+}
+
+int procs_scan(const char *proc_root, struct osd_proc *out, int max)
+{
+	struct into_array a = { out, 0, max };
+	int r = max > 0 ? procs_each(proc_root, into_array, &a) : 0;
+
+	return r < 0 ? r : a.n;
 }
 
 bool procs_alive(const char *proc_root, pid_t pid)

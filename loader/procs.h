@@ -5,6 +5,10 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <sys/types.h>
+#include <time.h>
+
+/* The largest OSD id read from a command line. */
+#define PROCS_OSD_ID_MAX	1000000
 
 /* One running ceph-osd, as seen in /proc. */
 struct osd_proc {
@@ -12,6 +16,8 @@ struct osd_proc {
 	int osd_id;		/* -1 if the command line names none */
 	dev_t dev;		/* identity of the binary it runs */
 	ino_t ino;
+	off_t size;		/* ... and its version: a file changed in place */
+	struct timespec ctime;	/* (same inode) is another binary */
 	char exe[PATH_MAX];	/* PROC/PID/exe: opens the binary from any mount ns */
 	const char *unsupported; /* an OSD osdhist cannot trace (crimson-osd):
 				  * why, in words; NULL for a ceph-osd */
@@ -27,8 +33,17 @@ int procs_osd_id(const char *cmdline, size_t len);
  * read errors. */
 int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p);
 
-/* All OSD processes (as procs_inspect) under proc_root ("/proc", or a fixture tree).
- * Returns how many were written to out (at most max), or -errno. */
+/* Calls fn(p, arg) for every OSD process (as procs_inspect) under
+ * proc_root ("/proc", or a fixture tree), in /proc's order, and keeps
+ * nothing: a scan sees every ceph-osd however many there are (processes
+ * anyone can start under that name).  fn returns false to end the scan.
+ * Returns how many OSD processes it found (given to fn), or -errno if
+ * proc_root cannot be read. */
+typedef bool (*procs_fn)(const struct osd_proc *p, void *arg);
+int procs_each(const char *proc_root, procs_fn fn, void *arg);
+
+/* The first max OSD processes of procs_each, written to out: how many, or
+ * -errno. */
 int procs_scan(const char *proc_root, struct osd_proc *out, int max);
 
 /* Does PID still exist? */

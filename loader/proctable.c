@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The table of traced ceph-osd processes (proctable.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "procs.h"
 #include "proctable.h"
 #include "report.h"
+
+/*
+ * Per OSD id, how many processes the scan under way found claiming it
+ * (saturating): one byte for every id a command line may name, 1 MB, so
+ * no number of processes, nor of distinct ids, can make it forget a claim.
+ * Scratch of the scan under way; osdhist has one proc table.
+ */
+static uint8_t claims[PROCS_OSD_ID_MAX + 1];
 
 void proc_table_init(struct proc_table *pt, const char *proc_root, bool verbose)
 {
@@ -22,33 +31,104 @@ static struct proc_slot *find_proc(struct proc_table *pt, pid_t pid)
 	return NULL;
 }
 
-void proc_table_note(struct proc_table *pt, const struct osd_proc *p)
+/* The live traced process other than pid whose ops count for osd. */
+static const struct proc_slot *holder(const struct proc_table *pt, int osd, pid_t pid)
+{
+	for (int i = 0; osd >= 0 && i < pt->n; i++) {
+		const struct proc_slot *s = &pt->slot[i];
+
+		/* dead is as of the last scan: an OSD that restarted since
+		 * has exited, and its successor takes the id back */
+		if (s->osd == osd && s->pid != pid && !s->dead &&
+		    procs_alive(pt->proc_root, s->pid))
+			return s;
+	}
+	return NULL;
+}
+
+/* A traced process: known from now on.  False if the table is full. */
+static bool note_traced(struct proc_table *pt, const struct osd_proc *p)
 {
 	struct proc_slot *s = find_proc(pt, p->pid);
 
 	if (!s) {
+		const struct proc_slot *h = holder(pt, p->osd_id, p->pid);
+
 		if (pt->n == MAX_PROCS)
-			return;
+			return false;
 		s = &pt->slot[pt->n++];
 		s->pid = p->pid;
-		if (pt->verbose)
+		s->claimed = p->osd_id;
+		/* decided once: a process's ops never move between series */
+		s->osd = h ? -1 : p->osd_id;
+		if (h)
+			fprintf(stderr, "osdhist: pid %d claims osd.%d, which pid %d "
+				"already has: its ops are not counted as osd.%d's "
+				"(reported as a duplicate OSD id)\n", p->pid,
+				p->osd_id, h->pid, p->osd_id);
+		else if (pt->verbose)
 			fprintf(stderr, "osdhist: tracing pid %d (osd.%d)\n",
 				p->pid, p->osd_id);
 	}
-	s->osd = p->osd_id;
 	s->dead = false;
 	s->exited = false;
+	s->seen = true;
+	return true;
+}
+
+/* One more process claims osd in the scan under way. */
+static void claim(struct proc_table *pt, int osd)
+{
+	struct dup_ids *d = &pt->dup_scan;
+	int c;
+
+	if (osd < 0 || osd > PROCS_OSD_ID_MAX || claims[osd] == UINT8_MAX)
+		return;
+	c = ++claims[osd];
+	if (c == 2) {
+		if (d->n < DUP_IDS_LISTED)
+			d->id[d->n].osd = osd;
+		d->n++;
+	}
+	for (int i = 0; c >= 2 && i < d->n && i < DUP_IDS_LISTED; i++)
+		if (d->id[i].osd == osd)
+			d->id[i].procs = c;
+}
+
+bool proc_table_note(struct proc_table *pt, const struct osd_proc *p, bool traced)
+{
+	if (pt->scanning)
+		claim(pt, p->osd_id);
+	if (traced && note_traced(pt, p))
+		return true;
+	pt->untraced_scan++;
+	return false;
 }
 
 void proc_table_begin_scan(struct proc_table *pt)
 {
+	memset(claims, 0, sizeof(claims));
+	memset(&pt->dup_scan, 0, sizeof(pt->dup_scan));
+	pt->untraced_scan = 0;
+	pt->scanning = true;
 	for (int i = 0; i < pt->n; i++)
-		pt->slot[i].dead = true;
+		pt->slot[i].seen = false;
 }
 
-void proc_table_end_scan(struct proc_table *pt, int found, int traced)
+void proc_table_end_scan(struct proc_table *pt)
 {
-	pt->untraced = found - traced;
+	struct dup_ids *d = &pt->dup_scan;
+
+	for (int i = 0; i < pt->n; i++)
+		pt->slot[i].dead = !pt->slot[i].seen;
+	for (int i = 0; i < d->n && i < DUP_IDS_LISTED; i++) {
+		const struct proc_slot *h = holder(pt, d->id[i].osd, 0);
+
+		d->id[i].pid = h ? h->pid : 0;
+	}
+	pt->dup = *d;
+	pt->untraced = pt->untraced_scan;
+	pt->scanning = false;
 }
 
 int proc_table_osd_of(struct proc_table *pt, pid_t tgid)
@@ -58,11 +138,9 @@ int proc_table_osd_of(struct proc_table *pt, pid_t tgid)
 
 	if (s)
 		return s->osd;
-	/* Started since the last scan: its probes are already there. */
-	if (procs_inspect(pt->proc_root, tgid, &p) == 0) {
-		proc_table_note(pt, &p);
-		return p.osd_id;
-	}
+	/* Started since the last scan, and traced: its ops are in the maps. */
+	if (procs_inspect(pt->proc_root, tgid, &p) == 0 && note_traced(pt, &p))
+		return find_proc(pt, tgid)->osd;
 	return -2;
 }
 
@@ -81,6 +159,9 @@ void proc_table_forget_exited(struct proc_table *pt)
 
 void proc_table_health(const struct proc_table *pt, struct health_report *h)
 {
-	h->osds = pt->n;
+	h->osds = pt->untraced;
+	for (int i = 0; i < pt->n; i++)
+		h->osds += !pt->slot[i].dead;
 	h->untraced = pt->untraced;
+	h->dup = pt->dup;
 }

@@ -5,42 +5,65 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "report.h"
+
 /*
  * The ceph-osd processes being traced (proctable.c): pid, OSD id, and
  * whether the last scan still found them.  Only proctable.c writes the
  * table; others read a slot (verify.c) or ask with the functions below.
  * A process stays here after it exits until its keys are retired by a
  * snapshot, so its ops are still given to the right OSD.
+ *
+ * Only processes whose binary is traced take a slot: anyone can start a
+ * process named ceph-osd, and those (their binaries refused) are only
+ * counted, so however many there are they cannot take a real OSD's slot.
+ * MAX_PROCS bounds the traced ones, which run a binary that passed
+ * binary_inspect; more than that are counted as untraced.
+ *
+ * OSD ids.  Each scan counts, for every OSD id, the live processes that
+ * claim it on their command line, traced or not.  An id claimed more than
+ * once is reported (health: struct dup_ids).  A traced process that claims
+ * an id a live traced process already holds is a claimant: its ops count
+ * for no OSD (osd -1), so the holder's osd.N series are never merged with
+ * another's; the holder keeps the id while it lives, and an OSD restarted
+ * after it exits takes the id back.
  */
 
 #define MAX_PROCS	256
 
 struct osd_proc;
-struct health_report;
 
 struct proc_slot {
 	pid_t pid;
-	int osd;
+	int osd;			/* the OSD its ops count for: the id it
+					 * claims, -1 for a claimant (above) */
+	int claimed;			/* the OSD id on its command line, or -1 */
 	bool dead;			/* gone: retire its state at next snapshot */
 	bool exited;			/* had exited when the snapshot began */
+	bool seen;			/* found by the scan under way */
 };
 
 struct proc_table {
 	const char *proc_root;		/* "/proc", or a fixture tree */
 	bool verbose;			/* say each new process on stderr */
+	bool scanning;			/* between begin_scan and end_scan */
 	struct proc_slot slot[MAX_PROCS];
 	int n;
 	int untraced;			/* found at the last scan, not traced */
+	int untraced_scan;		/* ... in the scan under way */
+	struct dup_ids dup, dup_scan;	/* at the last scan, in the one under way */
 };
 
 void proc_table_init(struct proc_table *pt, const char *proc_root, bool verbose);
 
 /* A rescan begins: every process is dead until the scan finds it again. */
 void proc_table_begin_scan(struct proc_table *pt);
-/* The scan found p: known from now on, alive, with p's OSD id. */
-void proc_table_note(struct proc_table *pt, const struct osd_proc *p);
-/* The scan is over: it found `found` processes, `traced` of them traced. */
-void proc_table_end_scan(struct proc_table *pt, int found, int traced);
+/* The scan found p: its OSD id claim is counted; if traced (its binary
+ * is), it is known from now on, alive.  False if traced but the table is
+ * full (counted as untraced). */
+bool proc_table_note(struct proc_table *pt, const struct osd_proc *p, bool traced);
+/* The scan is over. */
+void proc_table_end_scan(struct proc_table *pt);
 
 /* OSD id of a traced tgid (dead ones too until forgotten); one started
  * since the last scan is looked up and noted.  -2 if not a ceph-osd. */
@@ -54,7 +77,7 @@ void proc_table_note_exited(struct proc_table *pt);
  * OSD id, until the next snapshot retires them. */
 void proc_table_forget_exited(struct proc_table *pt);
 
-/* osds and untraced of the health report. */
+/* osds, untraced and dup of the health report. */
 void proc_table_health(const struct proc_table *pt, struct health_report *h);
 
 #endif

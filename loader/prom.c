@@ -235,6 +235,9 @@ static void print_health(FILE *f, const struct report *r)
 	    h->untraced);
 	one(f, "osdhist_attached_binaries", "gauge",
 	    "ceph-osd binaries with probes attached now.", h->binaries);
+	one(f, "osdhist_duplicate_osd_ids", "gauge",
+	    "OSD ids claimed by more than one ceph-osd process (the health line lists them).",
+	    h->dup.n);
 	/* With --sample, counts cover only the traced time: rate(count) /
 	 * rate(traced seconds) estimates the real ops/s. */
 	family(f, "osdhist_traced_seconds_total", "counter",

@@ -69,6 +69,12 @@ static void print_health(FILE *f, const struct report *r)
 		fprintf(f, ",\"keys_%s\":%llu,\"keys_%s_max\":%llu", keymap_name[i],
 			(unsigned long long)h->keys[i], keymap_name[i],
 			(unsigned long long)h->keys_max[i]);
+	/* OSD ids more than one process claims (proctable.h) */
+	fprintf(f, ",\"duplicate_ids\":%d,\"duplicate_id_list\":[", h->dup.n);
+	for (int i = 0; i < h->dup.n && i < DUP_IDS_LISTED; i++)
+		fprintf(f, "%s{\"osd\":%d,\"processes\":%d,\"pid\":%d}", i ? "," : "",
+			h->dup.id[i].osd, h->dup.id[i].procs, h->dup.id[i].pid);
+	fprintf(f, "]");
 	fprintf(f, ",\"inflight\":%llu,\"inflight_max\":%llu,\"hist_keys\":%llu,"
 		"\"hist_keys_max\":%llu,\"osds\":%d,\"binaries\":%d,\"losses\":%llu}\n",
 		(unsigned long long)h->inflight, (unsigned long long)h->inflight_max,

@@ -174,6 +174,24 @@ static void print_http(FILE *f, const struct health_report *h)
 		fprintf(f, ")");
 }
 
+/* OSD ids more than one process claims (proctable.h), e.g. ", DUPLICATE
+ * OSD IDS 1 (osd.3: 2 processes, series of pid 812)". */
+static void print_dup(FILE *f, const struct dup_ids *d)
+{
+	if (!d->n)
+		return;
+	fprintf(f, ", DUPLICATE OSD IDS %d (", d->n);
+	for (int i = 0; i < d->n && i < DUP_IDS_LISTED; i++) {
+		fprintf(f, "%sosd.%d: %d processes, ", i ? "; " : "", d->id[i].osd,
+			d->id[i].procs);
+		if (d->id[i].pid)
+			fprintf(f, "series of pid %d", d->id[i].pid);
+		else
+			fprintf(f, "none traced");
+	}
+	fprintf(f, "%s)", d->n > DUP_IDS_LISTED ? "; ..." : "");
+}
+
 static void print_health(FILE *f, const struct health_report *h)
 {
 	__u64 losses = health_losses(h);
@@ -188,6 +206,7 @@ static void print_health(FILE *f, const struct health_report *h)
 		(unsigned long long)h->hists, (unsigned long long)h->hists_max,
 		(unsigned long long)h->bpf[H_IGNORED]);
 	print_http(f, h);
+	print_dup(f, &h->dup);
 	if (!losses) {
 		fprintf(f, "; no op lost\n");
 		return;

@@ -45,6 +45,21 @@ enum http_reject {
 enum keymap { KM_HISTS, KM_PHASE_HISTS, KM_OPCOUNTS, NR_KEYMAPS };
 extern const char *const keymap_name[NR_KEYMAPS];
 
+/* OSD ids that more than one live ceph-osd process claims (--id N on each
+ * command line): a fake next to the real OSD, or a second cluster.  The
+ * osd.N series stay those of the process that held the id first, and only
+ * if it is traced; the others are never merged into them. */
+#define DUP_IDS_LISTED	8
+struct dup_id {
+	int osd;
+	int procs;		/* live processes claiming it (255: 255 or more) */
+	int pid;		/* the one osd.N's series are from; 0: none traced */
+};
+struct dup_ids {
+	int n;			/* OSD ids claimed more than once, at the last scan */
+	struct dup_id id[DUP_IDS_LISTED];	/* the first min(n, DUP_IDS_LISTED) */
+};
+
 /* The tracer's own health, cumulative since osdhist started. */
 struct health_report {
 	__u64 bpf[NR_HEALTH];	/* summed per-CPU counters from bpf/ */
@@ -69,6 +84,7 @@ struct health_report {
 	int osds;		/* ceph-osd processes found now, traced or not */
 	int untraced;		/* ... of which not traced (binary refused) */
 	int binaries;		/* ceph-osd binaries attached now */
+	struct dup_ids dup;	/* OSD ids claimed by more than one process */
 	struct variant variant;	/* the bpf/ variant that runs (NULLs: unknown) */
 	bool http;		/* --prometheus: http_rejected is meaningful */
 	__u64 http_rejected[NR_HTTP_REJECT];

@@ -103,6 +103,37 @@ static int by_pid(const void *a, const void *b)
 	return ((const struct osd_proc *)a)->pid - ((const struct osd_proc *)b)->pid;
 }
 
+static bool count_each(const struct osd_proc *p, void *arg)
+{
+	int *n = arg;
+
+	assert_true(p->pid >= 100 && p->pid <= 108);
+	return ++*n < 1000;
+}
+
+static bool stop_at_three(const struct osd_proc *p, void *arg)
+{
+	(void)p;
+	return ++*(int *)arg < 3;
+}
+
+/* procs_each keeps nothing, so no bound hides a process; procs_scan
+ * (--list) fills at most its array. */
+static void each_sees_every_osd(void **state)
+{
+	struct osd_proc p[2];
+	int n = 0;
+	(void)state;
+
+	assert_int_equal(procs_each(root, count_each, &n), 8);
+	assert_int_equal(n, 8);
+	n = 0;
+	assert_int_equal(procs_each(root, stop_at_three, &n), 3);
+	assert_int_equal(procs_scan(root, p, 2), 2);
+	assert_int_equal(procs_scan(root, p, 0), 0);
+	assert_int_equal(procs_each("/nonexistent", count_each, &n), -ENOENT);
+}
+
 static void scan_fixture(void **state)
 {
 	struct osd_proc p[16];
@@ -147,6 +178,7 @@ int run_procs_tests(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(osd_id_forms),
 		cmocka_unit_test(scan_fixture),
+		cmocka_unit_test(each_sees_every_osd),
 		cmocka_unit_test(alive_and_zombies),
 	};
 	return cmocka_run_group_tests_name("procs", tests, setup, teardown);

@@ -49,6 +49,8 @@ static int setup(void **state)
 	proc(201, "ceph-osd", CMD("ceph-osd\0-i\0" "12"), 'S');
 	proc(202, "ceph-osd", CMD("ceph-osd\0-n\0osd.7"), 'S');
 	proc(203, "bash", CMD("bash\0-c\0ceph-osd -i 4"), 'S');
+	proc(204, "ceph-osd", CMD("ceph-osd\0--id\0" "3"), 'S');
+	proc(205, "ceph-osd", CMD("ceph-osd\0--id=3"), 'S');
 	return 0;
 }
 
@@ -61,12 +63,27 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
-static void found(struct proc_table *pt, int pid)
+/* The scan found pid, its binary traced or not. */
+static void found_as(struct proc_table *pt, int pid, bool traced)
 {
 	struct osd_proc p;
 
 	assert_int_equal(procs_inspect(root, pid, &p), 0);
-	proc_table_note(pt, &p);
+	assert_int_equal(proc_table_note(pt, &p, traced), traced);
+}
+
+static void found(struct proc_table *pt, int pid)
+{
+	found_as(pt, pid, true);
+}
+
+/* A process found whose binary is refused: no fixture needed, it is
+ * only counted. */
+static void untraced(struct proc_table *pt, int pid, int osd)
+{
+	struct osd_proc p = { .pid = pid, .osd_id = osd };
+
+	assert_false(proc_table_note(pt, &p, false));
 }
 
 static void rescan_marks_the_missing_dead(void **state)
@@ -78,13 +95,14 @@ static void rescan_marks_the_missing_dead(void **state)
 	proc_table_begin_scan(&pt);
 	found(&pt, 200);
 	found(&pt, 201);
-	proc_table_end_scan(&pt, 3, 2);
+	untraced(&pt, 900, -1);
+	proc_table_end_scan(&pt);
 	assert_int_equal(pt.n, 2);
 	assert_int_equal(pt.untraced, 1);
 
 	proc_table_begin_scan(&pt);
 	found(&pt, 200);
-	proc_table_end_scan(&pt, 1, 1);
+	proc_table_end_scan(&pt);
 	assert_int_equal(pt.n, 2);	/* kept until a snapshot retires it */
 	assert_false(pt.slot[0].pid == 200 ? pt.slot[0].dead : pt.slot[1].dead);
 	assert_true(pt.slot[0].pid == 201 ? pt.slot[0].dead : pt.slot[1].dead);
@@ -117,7 +135,8 @@ static void snapshot_forgets_the_exited(void **state)
 	found(&pt, 200);
 	found(&pt, 201);
 	found(&pt, 202);
-	proc_table_end_scan(&pt, 4, 3);
+	untraced(&pt, 900, -1);
+	proc_table_end_scan(&pt);
 	/* 201 becomes a zombie, 202 is gone */
 	snprintf(path, sizeof(path), "%s/201/stat", root);
 	assert_non_null(f = fopen(path, "w"));
@@ -133,7 +152,8 @@ static void snapshot_forgets_the_exited(void **state)
 	assert_int_equal(system(path), 0);
 	proc_table_forget_exited(&pt);
 	proc_table_health(&pt, &h);
-	assert_int_equal(h.osds, 1);
+	assert_int_equal(pt.n, 1);
+	assert_int_equal(h.osds, 2);	/* 200, and the untraced one */
 	assert_int_equal(h.untraced, 1);
 	assert_int_equal(pt.slot[0].pid, 200);
 	assert_int_equal(proc_table_osd_of(&pt, 200), 3);
@@ -141,7 +161,96 @@ static void snapshot_forgets_the_exited(void **state)
 	proc_table_note_exited(&pt);
 	proc_table_forget_exited(&pt);
 	proc_table_health(&pt, &h);
-	assert_int_equal(h.osds, 0);
+	assert_int_equal(pt.n, 0);
+	assert_int_equal(h.osds, 1);	/* the untraced one, as of the last scan */
+}
+
+/* 300 processes named ceph-osd whose binaries are refused, found before
+ * the real one: they are counted, and take none of its slots. */
+static void untraced_take_no_slot(void **state)
+{
+	struct health_report h = { 0 };
+	struct proc_table pt;
+
+	(void)state;
+	proc_table_init(&pt, root, false);
+	proc_table_begin_scan(&pt);
+	for (int i = 0; i < MAX_PROCS + 44; i++)
+		untraced(&pt, 1000 + i, 500 + i);
+	found(&pt, 201);
+	proc_table_end_scan(&pt);
+	proc_table_health(&pt, &h);
+	assert_int_equal(pt.n, 1);
+	assert_int_equal(pt.slot[0].pid, 201);
+	assert_int_equal(h.untraced, MAX_PROCS + 44);
+	assert_int_equal(h.osds, MAX_PROCS + 45);
+	assert_int_equal(h.dup.n, 0);
+}
+
+/* osd.3 claimed by a traced holder (200), a refused fake and a traced
+ * claimant (204): reported, and the claimant's ops count for no OSD. */
+static void duplicate_ids_are_reported(void **state)
+{
+	struct health_report h = { 0 };
+	struct proc_table pt;
+
+	(void)state;
+	proc_table_init(&pt, root, false);
+	proc_table_begin_scan(&pt);
+	untraced(&pt, 150, 3);		/* a lower pid than the real one */
+	found(&pt, 200);
+	found(&pt, 201);
+	proc_table_end_scan(&pt);
+	proc_table_health(&pt, &h);
+	assert_int_equal(h.dup.n, 1);
+	assert_int_equal(h.dup.id[0].osd, 3);
+	assert_int_equal(h.dup.id[0].procs, 2);
+	assert_int_equal(h.dup.id[0].pid, 200);
+	assert_int_equal(proc_table_osd_of(&pt, 200), 3);
+
+	/* a traced process claiming osd.3 too, before and at the next scan */
+	assert_int_equal(proc_table_osd_of(&pt, 204), -1);
+	proc_table_begin_scan(&pt);
+	untraced(&pt, 150, 3);
+	found(&pt, 200);
+	found(&pt, 201);
+	found(&pt, 204);
+	untraced(&pt, 151, 12);
+	proc_table_end_scan(&pt);
+	proc_table_health(&pt, &h);
+	assert_int_equal(h.dup.n, 2);
+	assert_int_equal(h.dup.id[0].osd, 3);
+	assert_int_equal(h.dup.id[0].procs, 3);
+	assert_int_equal(h.dup.id[0].pid, 200);
+	assert_int_equal(h.dup.id[1].osd, 12);
+	assert_int_equal(h.dup.id[1].pid, 201);
+	assert_int_equal(proc_table_osd_of(&pt, 204), -1);
+	assert_int_equal(proc_table_osd_of(&pt, 200), 3);
+
+	/* none claims it twice any more: nothing to report */
+	proc_table_begin_scan(&pt);
+	found(&pt, 200);
+	proc_table_end_scan(&pt);
+	proc_table_health(&pt, &h);
+	assert_int_equal(h.dup.n, 0);
+}
+
+/* The holder exits and its OSD restarts (205, --id=3) before the scan
+ * that would see it gone: the new process takes the id back. */
+static void restarted_osd_takes_its_id_back(void **state)
+{
+	struct proc_table pt;
+	char cmd[256];
+
+	(void)state;
+	proc_table_init(&pt, root, false);
+	proc_table_begin_scan(&pt);
+	found(&pt, 200);
+	proc_table_end_scan(&pt);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/200'", root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(proc_table_osd_of(&pt, 205), 3);
+	assert_int_equal(proc_table_osd_of(&pt, 200), 3);	/* its keys still */
 }
 
 int run_proctable_tests(void)
@@ -151,6 +260,9 @@ int run_proctable_tests(void)
 		cmocka_unit_test_setup_teardown(rescan_marks_the_missing_dead, setup, teardown),
 		cmocka_unit_test_setup_teardown(unknown_tgid_is_looked_up, setup, teardown),
 		cmocka_unit_test_setup_teardown(snapshot_forgets_the_exited, setup, teardown),
+		cmocka_unit_test_setup_teardown(untraced_take_no_slot, setup, teardown),
+		cmocka_unit_test_setup_teardown(duplicate_ids_are_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(restarted_osd_takes_its_id_back, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
