@@ -144,6 +144,14 @@ int proc_table_osd_of(struct proc_table *pt, pid_t tgid)
 	return -2;
 }
 
+bool proc_table_claimant(const struct proc_table *pt, pid_t tgid)
+{
+	for (int i = 0; i < pt->n; i++)
+		if (pt->slot[i].pid == tgid)
+			return pt->slot[i].osd < 0 && pt->slot[i].claimed >= 0;
+	return false;
+}
+
 void proc_table_note_exited(struct proc_table *pt)
 {
 	for (int i = 0; i < pt->n; i++)

@@ -69,6 +69,10 @@ void proc_table_end_scan(struct proc_table *pt);
  * since the last scan is looked up and noted.  -2 if not a ceph-osd. */
 int proc_table_osd_of(struct proc_table *pt, pid_t tgid);
 
+/* Is tgid a claimant (above)?  Its ops are followed and count for no OSD
+ * on purpose: they are not those of an unidentified process. */
+bool proc_table_claimant(const struct proc_table *pt, pid_t tgid);
+
 /* A snapshot begins: note which processes have exited by now.  Their keys
  * are all read as dead, and retired, by this snapshot. */
 void proc_table_note_exited(struct proc_table *pt);

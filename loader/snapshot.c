@@ -143,7 +143,8 @@ static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
 			(*deferred)++;
 		}
 		if (osd == -1 && !alive && phase0 == PHASE_TOTAL &&
-		    (key.optype == OPTYPE_ALL || !t->opt->pool))
+		    (key.optype == OPTYPE_ALL || !t->opt->pool) &&
+		    !proc_table_claimant(&t->procs, key.tgid))
 			t->unknown_ops += val.h[0].count;
 		for (int p = 0; p < 2; p++) {
 			err = fold(t, &key, osd, phase0 + p, &val.h[p], alive);
