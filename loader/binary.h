@@ -84,7 +84,9 @@ int binary_feature(const struct osd_binary *b, enum osd_feature f, char *why, si
  * and ST_MAX_INSNS instructions per function (symtrace.h).
  */
 #define BINARY_MAX_SIZE		(1ull << 30)	/* whole file */
-#define BINARY_MAX_SYMS		(4u << 20)	/* symbols per table */
+#define BINARY_MAX_SYMS		(1u << 20)	/* symbols per table (ceph-osd's
+						 * .dynsym: 32 K; 20.2's .symtab,
+						 * in -dbg: 65 K) */
 #define BINARY_MAX_SECTIONS	4096		/* section / program headers a
 						 * file may claim (ceph-osd: ~40) */
 #define BINARY_MAX_NOTE_BYTES	4096		/* a note section read for the
@@ -97,7 +99,8 @@ int binary_feature(const struct osd_binary *b, enum osd_feature f, char *why, si
 						 * may each claim the whole file):
 						 * past it, nothing is taken for
 						 * inlined */
-#define BINARY_MAX_STRTAB	(64u << 20)	/* a symbol table's string table
-						 * (ceph-osd's .dynstr: 3 MiB) */
+#define BINARY_MAX_STRTAB	(32u << 20)	/* a symbol table's string table
+						 * (ceph-osd's .dynstr: 3 MiB, a -dbg
+						 * .strtab: 6 MiB) */
 
 #endif

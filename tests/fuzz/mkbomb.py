@@ -12,6 +12,10 @@ writes
   DIR/many_sections.elf  1 GiB apparent, 4 KB on disk: extended section
                          numbering claiming 16 M (zero) section headers,
                          for which libelf's elf_begin() allocates
+  DIR/many_symbols.elf   25 MB: a .dynsym and a .symtab of 1 M function
+                         symbols each (osdhist's cap), every name as long
+                         as a probed one and equal to it but for its last
+                         byte: the most a symbol table can cost
   DIR/nonul_strtab.elf   256 MiB: /bin/sleep (still runs) with a new section
                          table: a .dynsym of 400 function symbols whose
                          .dynstr has no NUL after their names, so libelf's
@@ -64,6 +68,25 @@ def many_sections(path, size=1 << 30):
         f.truncate(EHDR.size + SHDR.size * n)      # the rest: holes of zeros
 
 
+def many_symbols(path, n=1 << 20):
+    name = b'_ZN12PrimaryLogPG12log_op_statsERK9OpRequestmX'
+    strtab = b'\0' + name + b'\0'
+    data_off = 0x1000
+    syms = SYM.pack(1, 0x12, 0, 1, 1, 1) * n
+    sh_off = data_off + len(syms) + len(strtab)
+    with open(path, 'wb') as f:
+        f.write(EHDR.pack(IDENT, ET_DYN, EM_X86_64, 1, 0, 0, sh_off, 0, EHDR.size,
+                          56, 0, SHDR.size, 4, 0))
+        f.write(b'\0' * (data_off - EHDR.size))
+        f.write(syms)
+        f.write(strtab)
+        f.write(SHDR.pack(0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        f.write(SHDR.pack(0, SHT_STRTAB, 0, 0, data_off + len(syms), len(strtab), 0, 0,
+                          1, 0))
+        for t in (SHT_DYNSYM, SHT_SYMTAB):    # both tables over the same symbols
+            f.write(SHDR.pack(0, t, 0, 0, data_off, len(syms), 1, 0, 8, SYM.size))
+
+
 def nonul_strtab(path, size, base='/bin/sleep', nsyms=400):
     """base's bytes (its program headers untouched: the kernel runs it as
     before), then a string table of size bytes that ends in 'A's, the
@@ -99,6 +122,7 @@ def main():
         sys.exit('usage: mkbomb.py DIR | mkbomb.py --nonul SIZE_MIB OUT')
     many_symtabs(os.path.join(sys.argv[1], 'many_symtabs.elf'))
     many_sections(os.path.join(sys.argv[1], 'many_sections.elf'))
+    many_symbols(os.path.join(sys.argv[1], 'many_symbols.elf'))
     nonul_strtab(os.path.join(sys.argv[1], 'nonul_strtab.elf'), 256 << 20)
     nonul_strtab(os.path.join(sys.argv[1], 'nonul_strtab_32m.elf'), 32 << 20)
 
