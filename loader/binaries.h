@@ -29,11 +29,13 @@
  * the file was deleted or replaced (an upgrade). */
 #define IDLE_SCANS_KEEP	60
 
-/* Refusals remembered.  When more distinct refused binaries run than
- * this, the one seen least recently is forgotten, never one seen in the
- * scan under way (a scan would otherwise evict each before it is seen
- * again): at most the excess is inspected again at each scan. */
-#define REFUSED_KEEP	256
+/* Refusals remembered (48 bytes each).  When more distinct refused
+ * binaries run than this, the one seen least recently is forgotten, never
+ * one seen in the scan under way (a scan would otherwise evict each before
+ * it is seen again): only the excess is inspected again at each scan.  An
+ * inspection costs ~1 ms for a renamed sleep, at most ~0.7 s of CPU for the
+ * worst file (binary.h), so this many is what a scan is spared. */
+#define REFUSED_KEEP	4096
 
 struct bpf_link;
 struct options;
