@@ -81,7 +81,8 @@ FAKES=()
 "$W/bomb/ceph-osd" 100000 & FAKES+=($!)
 "$W/bomb32/ceph-osd" 100000 & FAKES+=($!)
 cp /bin/bash "$W/dup/ceph-osd"
-"$W/dup/ceph-osd" -c 'sleep 100000; :' --id "$ID" &
+mkfifo "$W/dup/fifo"	# read blocks on it for ever: no child to outlive the test
+"$W/dup/ceph-osd" -c 'exec 3<>"$0"; read -r -u 3 _' "$W/dup/fifo" --id "$ID" &
 DUP=$! FAKES+=($!)
 cp /bin/sleep "$W/fake/ceph-osd"
 for i in $(seq 300); do "$W/fake/ceph-osd" 100000 & FAKES+=($!); done
