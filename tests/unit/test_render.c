@@ -142,24 +142,13 @@ static void json_windows(void **state)
 /* The directory name that forged a line in --list (issue 23). */
 static const char forged[] = "/tmp/x\nosd.7 pid 1 Ceph 16.2.15 build-id 00: traceable\x1b[2J/ceph-osd";
 
-static char *json_of(const char *in)
+static char *written(void (*esc)(FILE *, const char *), const char *in)
 {
 	char *buf = NULL;
 	size_t len;
 	FILE *f = open_memstream(&buf, &len);
 
-	esc_json(f, in);
-	fclose(f);
-	return buf;
-}
-
-static char *prom_of(const char *in)
-{
-	char *buf = NULL;
-	size_t len;
-	FILE *f = open_memstream(&buf, &len);
-
-	esc_prom(f, in);
+	esc(f, in);
 	fclose(f);
 	return buf;
 }
@@ -212,11 +201,11 @@ static void escape_json(void **state)
 	(void)state;
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		out = json_of(t[i].in);
+		out = written(esc_json, t[i].in);
 		assert_string_equal(out, t[i].out);
 		free(out);
 	}
-	out = json_of(NULL);
+	out = written(esc_json, NULL);
 	assert_string_equal(out, "\"\"");
 	free(out);
 }
@@ -227,10 +216,10 @@ static void escape_prom(void **state)
 	(void)state;
 
 	/* the text form, then the format's \\ and \" */
-	out = prom_of("a\"b\\c\nd\xff");
+	out = written(esc_prom, "a\"b\\c\nd\xff");
 	assert_string_equal(out, "a\\\"b\\\\\\\\c\\\\nd\\\\xff");
 	free(out);
-	out = prom_of("16.2.15-1");
+	out = written(esc_prom, "16.2.15-1");
 	assert_string_equal(out, "16.2.15-1");
 	free(out);
 }
