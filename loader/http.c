@@ -368,7 +368,7 @@ static int listen_on(const char *host, unsigned port, unsigned *bound)
  * them beside HTTP_FD_RESERVE (said once on stderr). */
 static unsigned fd_budget(void)
 {
-	rlim_t need = HTTP_CONNECTIONS + HTTP_FD_RESERVE;
+	rlim_t need = HTTP_CONNECTIONS + GUARD_EVICT_PENDING + HTTP_FD_RESERVE;
 	struct rlimit rl;
 	unsigned n;
 
@@ -381,7 +381,8 @@ static unsigned fd_budget(void)
 		if (!setrlimit(RLIMIT_NOFILE, &raised))
 			return HTTP_CONNECTIONS;
 	}
-	n = rl.rlim_cur > HTTP_FD_RESERVE + 16 ? rl.rlim_cur - HTTP_FD_RESERVE : 16;
+	n = rl.rlim_cur > HTTP_FD_RESERVE + GUARD_EVICT_PENDING + 16 ?
+		rl.rlim_cur - HTTP_FD_RESERVE - GUARD_EVICT_PENDING : 16;
 	fprintf(stderr, "osdhist: the open file limit (%llu) allows %u metrics "
 		"connections, not %u: raise it (ulimit -n, LimitNOFILE=) to %llu\n",
 		(unsigned long long)rl.rlim_cur, n, HTTP_CONNECTIONS,

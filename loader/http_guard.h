@@ -46,9 +46,13 @@
 #define GUARD_KEY_LEN 9	/* family tag + 4 (IPv4) or 8 (IPv6 /64) bytes */
 /* Evicted connections not yet closed by the server, at most: each still
  * holds a descriptor and counts in libmicrohttpd's own limits until the
- * server sees its end (the next round), and http.c sets those limits this
- * much above ours. */
-#define GUARD_EVICT_PENDING 8
+ * server sees its end (its next round), and http.c sets those limits and
+ * its descriptor budget this much above ours.  Evictions pile up only
+ * within one round of accepts (a small batch in libmicrohttpd's epoll
+ * mode), so a connect storm should not reach this cap and refuse a
+ * newcomer for want of room on the way out; beyond it, refusals are
+ * counted as before. */
+#define GUARD_EVICT_PENDING 64
 
 struct guard_limits {
 	unsigned per_addr;
