@@ -9,8 +9,8 @@
  * One misbehaving peer must not starve Prometheus: every accepted
  * connection passes http_guard.c (at most HTTP_PER_ADDR per address, all of
  * loopback being one, HTTP_CONNECTIONS in all; at a limit the longest idle
- * connection of the address, or of all, is shut down to make room, and
- * with none idle the newcomer is closed at once, so none waits in the
+ * (else stalled) connection of the address, or of all, is shut down to make
+ * room, and with none the newcomer is closed at once, so none waits in the
  * listen backlog in front of a scrape), and its request line and
  * headers must be in within HTTP_REQUEST_S of the accept, or of the previous
  * response on a kept-alive connection, however slowly they trickle in.
@@ -169,7 +169,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	(void)cls; (void)version; (void)upload;
 	if (!*con_cls) {		/* headers only so far */
 		if ((gc = conn_of(c)))
-			guard_request(gc);
+			guard_request(gc, now_s());
 		if (strcmp(url, "/metrics"))
 			return refuse(c, MHD_HTTP_NOT_FOUND,
 				      "osdhist serves /metrics only\n", NULL);
@@ -219,7 +219,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 static enum MHD_Result on_accept(void *cls, const struct sockaddr *sa, socklen_t len)
 {
 	struct guard_conn *evict;
-	bool ok = guard_admit(&guard, sa, len, &evict);
+	bool ok = guard_admit(&guard, sa, len, now_s(), &evict);
 
 	(void)cls;
 	if (evict)

@@ -63,20 +63,28 @@ static bool idle(const struct guard_conn *c)
 }
 
 /* The one to evict: of key's connections (any if NULL), the idle one that
- * has waited longest; NULL if none is idle. */
-static struct guard_conn *victim(struct guard *g, const unsigned char *key)
+ * has waited longest, else the one whose response has stalled longest
+ * (GUARD_STALL_S at least); NULL if none. */
+static struct guard_conn *victim(struct guard *g, const unsigned char *key, double now)
 {
-	struct guard_conn *best = NULL;
+	struct guard_conn *best = NULL, *stalled = NULL;
 
-	for (struct guard_conn *c = g->head; c; c = c->next)
-		if (idle(c) && (!key || !memcmp(c->key, key, GUARD_KEY_LEN)) &&
-		    (!best || c->since < best->since))
-			best = c;
-	return best;
+	for (struct guard_conn *c = g->head; c; c = c->next) {
+		if (c->expired || c->evicted || (key && memcmp(c->key, key, GUARD_KEY_LEN)))
+			continue;
+		if (idle(c)) {
+			if (!best || c->since < best->since)
+				best = c;
+		} else if (c->busy_since + GUARD_STALL_S <= now &&
+			   (!stalled || c->busy_since < stalled->busy_since)) {
+			stalled = c;
+		}
+	}
+	return best ? best : stalled;
 }
 
 bool guard_admit(struct guard *g, const struct sockaddr *sa, socklen_t len,
-		 struct guard_conn **evict)
+		 double now, struct guard_conn **evict)
 {
 	unsigned char key[GUARD_KEY_LEN];
 	unsigned same = 0;
@@ -91,7 +99,7 @@ bool guard_admit(struct guard *g, const struct sockaddr *sa, socklen_t len,
 	if (!per_addr && g->open - g->evicting < g->lim.conns)
 		return true;
 	/* at a limit: room from the address that reached it, or from any */
-	v = g->evicting < GUARD_EVICT_PENDING ? victim(g, per_addr ? key : NULL) : NULL;
+	v = g->evicting < GUARD_EVICT_PENDING ? victim(g, per_addr ? key : NULL, now) : NULL;
 	if (!v) {
 		count(g, per_addr ? HTTP_REJ_PER_ADDR : HTTP_REJ_CONNS);
 		return false;
@@ -119,9 +127,10 @@ void guard_open(struct guard *g, struct guard_conn *c, const struct sockaddr *sa
 	g->open++;
 }
 
-void guard_request(struct guard_conn *c)
+void guard_request(struct guard_conn *c, double now)
 {
 	c->deadline = 0;
+	c->busy_since = now;
 	c->requested = true;
 }
 

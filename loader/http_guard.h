@@ -29,9 +29,11 @@
  *    tell it from them at accept.  A scrape is a request sent at once, so it
  *    is the newest idle connection and the last to go: to evict it before
  *    its request is in, a peer would have to open per_addr connections in
- *    that moment, and even then the scraper's retry evicts one of them.  A
- *    connection whose request is being answered is never evicted; if none
- *    is idle, the newcomer is refused as before;
+ *    that moment, and even then the scraper's retry evicts one of them.
+ *    With none idle, a connection whose response has not gone out
+ *    GUARD_STALL_S after its request came in (a peer that does not read
+ *    it) goes, longest stalled first; a response being sent in time is
+ *    never cut; with neither, the newcomer is refused as before;
  *  - a deadline for each request line + headers, fixed when the connection
  *    is accepted (first_request_s later) or when the previous response was
  *    sent (next_request_s later), and not moved by trickled bytes, unlike
@@ -53,6 +55,12 @@
  * newcomer for want of room on the way out; beyond it, refusals are
  * counted as before. */
 #define GUARD_EVICT_PENDING 64
+/* A response not out this long after its request is stalled by its reader:
+ * a scrape's is out in milliseconds on any link Prometheus is used on, and
+ * without this a peer that sends GET and never reads would hold its slots
+ * until libmicrohttpd's idle timeout (15 s), the longest idle-free way to
+ * keep a full table from evicting. */
+#define GUARD_STALL_S 2.0
 
 struct guard_limits {
 	unsigned per_addr;
@@ -68,6 +76,7 @@ struct guard_conn {
 	double deadline;	/* the current request's line and headers are due
 				 * by then; 0 while one is being answered */
 	double since;		/* ... and it has waited for it since then */
+	double busy_since;	/* its last request came in then */
 	bool requested;		/* a complete request arrived on it at least once */
 	bool expired;		/* guard_expired() handed it out */
 	bool evicted;		/* guard_admit() handed it out to make room */
@@ -88,23 +97,23 @@ void guard_init(struct guard *g, const struct guard_limits *lim);
  * one all-zero key. */
 void guard_key(const struct sockaddr *sa, socklen_t len, unsigned char key[GUARD_KEY_LEN]);
 
-/* A connection was accepted: true to keep it, false to close it at once
- * (counted as HTTP_REJ_PER_ADDR or HTTP_REJ_CONNS).  If it is kept only by
- * making room, *evict is the idle connection to end now (the caller shuts
- * it down; counted as HTTP_REJ_EVICTED; guard_close() still follows), else
- * NULL.  Admitting does not count it as open yet: guard_open() does, once
+/* A connection was accepted at now: true to keep it, false to close it at
+ * once (counted as HTTP_REJ_PER_ADDR or HTTP_REJ_CONNS).  If it is kept
+ * only by making room, *evict is the idle (or stalled) connection to end
+ * now (the caller shuts it down; counted as HTTP_REJ_EVICTED; guard_close()
+ * still follows), else NULL.  Admitting does not count it as open yet: guard_open() does, once
  * the server really holds it, so a connection the server fails to set up
  * is never counted. */
 bool guard_admit(struct guard *g, const struct sockaddr *sa, socklen_t len,
-		 struct guard_conn **evict);
+		 double now, struct guard_conn **evict);
 
 /* The server holds c now; its first request is due first_request_s after now. */
 void guard_open(struct guard *g, struct guard_conn *c, const struct sockaddr *sa,
 		socklen_t len, int fd, double now);
 
-/* Request line and headers of c's current request are in: no deadline
- * while it is answered. */
-void guard_request(struct guard_conn *c);
+/* Request line and headers of c's current request are in (at now): no
+ * deadline while it is answered. */
+void guard_request(struct guard_conn *c, double now);
 
 /* A complete request was refused (wrong path or method, a body):
  * counted as HTTP_REJ_BAD_REQUEST. */

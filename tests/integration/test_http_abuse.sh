@@ -213,14 +213,14 @@ check_eq "no op lost (osdhist_ops_lost_total)" "$lost" 0
 # --- the rejections are counted, by reason, in /metrics and in JSON
 rej() { awk -v k="osdhist_http_rejected_total{reason=\"$1\"}" '$1 == k { print $2 }' "$W/m1"; }
 health=$(sed -n "${n}p" "$TOUT")
-for r in evicted_idle request_timeout incomplete bad_request; do
+for r in evicted request_timeout incomplete bad_request; do
 	v=$(rej $r)
 	j=$(jq -r ".http_rejected_$r" <<<"$health")
 	echo "# rejected $r: $v in /metrics, $j in JSON"
 	check "osdhist_http_rejected_total{reason=\"$r\"} > 0 ($v)" [ "${v:-0}" -gt 0 ]
 	check "... the JSON health line has it too ($j)" [ "$j" -ge "$v" ]
 done
-# evicted_idle > 0 above: loopback's PER_ADDR were all held, so the
+# evicted > 0 above: loopback's PER_ADDR were all held, so the
 # scrapes got in by eviction, not by a free slot
 echo "# rejected per_ip_limit: $(rej per_ip_limit), connection_limit: $(rej connection_limit), idle_timeout: $(rej idle_timeout)"
 check_eq "connection_limit: none (loopback is one peer: it cannot reach it)" "$(rej connection_limit)" 0

@@ -46,7 +46,7 @@ static __u64 n(const struct guard *g, enum http_reject why)
 static void busy(struct guard_conn *c, int n)
 {
 	for (int i = 0; i < n; i++)
-		guard_request(&c[i]);
+		guard_request(&c[i], 0);
 }
 
 static void per_address_limit(void **state)
@@ -58,27 +58,27 @@ static void per_address_limit(void **state)
 	(void)state;
 
 	guard_init(&g, &lim);
-	assert_true(guard_admit(&g, SA(a), &ev));
+	assert_true(guard_admit(&g, SA(a), 0, &ev));
 	assert_null(ev);
 	guard_open(&g, &c[0], SA(a), 10, 0);
-	assert_true(guard_admit(&g, SA(b), &ev));
+	assert_true(guard_admit(&g, SA(b), 0, &ev));
 	guard_open(&g, &c[1], SA(b), 11, 0);
 	busy(c, 2);
 	/* a third from 192.0.2.2, whatever its port, none of its own idle:
 	 * refused and counted */
-	assert_false(guard_admit(&g, SA(a), &ev));
+	assert_false(guard_admit(&g, SA(a), 0, &ev));
 	assert_null(ev);
-	assert_false(guard_admit(&g, SA(b), &ev));
+	assert_false(guard_admit(&g, SA(b), 0, &ev));
 	assert_int_equal(n(&g, HTTP_REJ_PER_ADDR), 2);
 	/* another address is not held back by it */
-	assert_true(guard_admit(&g, SA(other), &ev));
+	assert_true(guard_admit(&g, SA(other), 0, &ev));
 	assert_null(ev);
 	guard_open(&g, &c[2], SA(other), 12, 0);
 	/* the other address's idle connection is not the first's to evict */
-	assert_false(guard_admit(&g, SA(a), &ev));
+	assert_false(guard_admit(&g, SA(a), 0, &ev));
 	/* a slot freed is a slot again */
 	guard_close(&g, &c[0]);
-	assert_true(guard_admit(&g, SA(a), &ev));
+	assert_true(guard_admit(&g, SA(a), 0, &ev));
 	assert_null(ev);
 	assert_int_equal(n(&g, HTTP_REJ_PER_ADDR), 3);
 	assert_int_equal(n(&g, HTTP_REJ_CONNS), 0);
@@ -101,14 +101,14 @@ static void total_limit(void **state)
 	/* admitting alone holds nothing: a connection the server failed to
 	 * set up must not take a slot */
 	for (int i = 0; i < 10; i++)
-		assert_true(guard_admit(&g, SA(a[0]), &ev));
+		assert_true(guard_admit(&g, SA(a[0]), 0, &ev));
 	for (int i = 0; i < 4; i++) {
-		assert_true(guard_admit(&g, SA(a[i]), &ev));
+		assert_true(guard_admit(&g, SA(a[i]), 0, &ev));
 		guard_open(&g, &c[i], SA(a[i]), i, 0);
 	}
 	busy(c, 4);
 	assert_int_equal(g.open, 4);
-	assert_false(guard_admit(&g, SA(a[4]), &ev));
+	assert_false(guard_admit(&g, SA(a[4]), 0, &ev));
 	assert_null(ev);
 	assert_int_equal(n(&g, HTTP_REJ_CONNS), 1);
 	assert_int_equal(n(&g, HTTP_REJ_PER_ADDR), 0);
@@ -119,7 +119,7 @@ static void total_limit(void **state)
 	assert_ptr_equal(g.head, &c[1]);
 	assert_null(c[1].prev);
 	assert_null(c[1].next);
-	assert_true(guard_admit(&g, SA(a[4]), &ev));
+	assert_true(guard_admit(&g, SA(a[4]), 0, &ev));
 	assert_null(ev);
 }
 
@@ -136,9 +136,9 @@ static void eviction(void **state)
 	guard_open(&g, &c[0], SA(a), 10, 100);
 	guard_open(&g, &c[1], SA(a), 11, 101);
 	/* c[0] answered at 102: idle since then, c[1] since 101 */
-	guard_request(&c[0]);
+	guard_request(&c[0], 101.5);
 	guard_completed(&g, &c[0], 102, false);
-	assert_true(guard_admit(&g, SA(a), &ev));
+	assert_true(guard_admit(&g, SA(a), 0, &ev));
 	assert_ptr_equal(ev, &c[1]);
 	assert_true(c[1].evicted);
 	assert_int_equal(n(&g, HTTP_REJ_EVICTED), 1);
@@ -148,7 +148,7 @@ static void eviction(void **state)
 	guard_open(&g, &c[2], SA(a), 12, 103);
 	assert_int_equal(g.evicting, 1);
 	/* next from a: c[0] (idle since 102) goes before c[2] (103) */
-	assert_true(guard_admit(&g, SA(a), &ev));
+	assert_true(guard_admit(&g, SA(a), 0, &ev));
 	assert_ptr_equal(ev, &c[0]);
 	/* the server sees their ends: not "incomplete", out of the pending */
 	guard_close(&g, &c[1]);
@@ -162,19 +162,49 @@ static void eviction(void **state)
 	guard_open(&g, &c[4], SA(b), 14, 99);
 	guard_open(&g, &c[5], SA(b), 15, 105);
 	assert_int_equal(g.open, 4);
-	assert_true(guard_admit(&g, SA(d), &ev));
+	assert_true(guard_admit(&g, SA(d), 0, &ev));
 	assert_ptr_equal(ev, &c[4]);
 	assert_int_equal(n(&g, HTTP_REJ_CONNS), 0);
 	/* neither an expired connection (on its way out already) nor a busy
 	 * one is evicted: a, with c[2] expired and c[3] busy, is refused */
 	assert_ptr_equal(guard_expired(&g, 106.5), &c[2]);
 	busy(&c[3], 1);
-	assert_false(guard_admit(&g, SA(a), &ev));
+	assert_false(guard_admit(&g, SA(a), 0, &ev));
 	assert_null(ev);
 	assert_int_equal(n(&g, HTTP_REJ_PER_ADDR), 1);
 	guard_close(&g, &c[2]);
-	assert_true(guard_admit(&g, SA(a), &ev));
+	assert_true(guard_admit(&g, SA(a), 0, &ev));
 	assert_null(ev);
+}
+
+/* None idle: a response not out GUARD_STALL_S after its request (a peer
+ * that does not read) is evicted, longest stalled first; one in time never,
+ * and an idle one always before a stalled one. */
+static void eviction_of_stalled(void **state)
+{
+	struct sockaddr_in a = v4("192.0.2.2", 1);
+	struct guard_conn c[3], *ev;
+	struct guard g;
+	(void)state;
+
+	guard_init(&g, &lim);	/* 2 per address */
+	guard_open(&g, &c[0], SA(a), 10, 9);
+	guard_open(&g, &c[1], SA(a), 11, 9);
+	guard_request(&c[0], 10);
+	guard_request(&c[1], 11);
+	assert_false(guard_admit(&g, SA(a), 10 + GUARD_STALL_S - 0.1, &ev));
+	assert_null(ev);
+	assert_int_equal(n(&g, HTTP_REJ_PER_ADDR), 1);
+	assert_true(guard_admit(&g, SA(a), 10 + GUARD_STALL_S + 0.5, &ev));
+	assert_ptr_equal(ev, &c[0]);
+	guard_open(&g, &c[2], SA(a), 12, 12.5);
+	/* c[1] stalled since 11, c[2] idle since 12.5: the idle one goes */
+	assert_true(guard_admit(&g, SA(a), 11 + GUARD_STALL_S + 1, &ev));
+	assert_ptr_equal(ev, &c[2]);
+	/* an evicted response that MHD then ends gets no new deadline */
+	guard_completed(&g, &c[0], 14, false);
+	assert_true(c[0].deadline == 0);
+	assert_int_equal(n(&g, HTTP_REJ_EVICTED), 2);
 }
 
 /* An abuser that evicts faster than the server closes: at most
@@ -191,15 +221,15 @@ static void eviction_pending_cap(void **state)
 	guard_init(&g, &one);
 	guard_open(&g, &c[0], SA(a), 0, 0);
 	for (int i = 1; i <= GUARD_EVICT_PENDING; i++) {
-		assert_true(guard_admit(&g, SA(a), &ev));
+		assert_true(guard_admit(&g, SA(a), 0, &ev));
 		assert_ptr_equal(ev, &c[i - 1]);
 		guard_open(&g, &c[i], SA(a), i, i);
 	}
-	assert_false(guard_admit(&g, SA(a), &ev));
+	assert_false(guard_admit(&g, SA(a), 0, &ev));
 	assert_null(ev);
 	assert_int_equal(n(&g, HTTP_REJ_PER_ADDR), 1);
 	guard_close(&g, &c[0]);
-	assert_true(guard_admit(&g, SA(a), &ev));
+	assert_true(guard_admit(&g, SA(a), 0, &ev));
 	assert_ptr_equal(ev, &c[GUARD_EVICT_PENDING]);
 }
 
@@ -222,7 +252,7 @@ static void loopback_abuse_then_scrapes(void **state)
 		snprintf(ip, sizeof(ip), "127.0.0.%d", 2 + k / 130);
 		struct sockaddr_in a = v4(ip, 40000 + k);
 
-		if (!guard_admit(&g, SA(a), &ev))
+		if (!guard_admit(&g, SA(a), 0, &ev))
 			continue;
 		if (ev) {	/* the server sees its end at once */
 			guard_close(&g, ev);
@@ -237,18 +267,18 @@ static void loopback_abuse_then_scrapes(void **state)
 	for (int i = 0; i < 20; i++) {
 		double t = 1 + i;
 
-		assert_true(guard_admit(&g, SA(who), &ev));
+		assert_true(guard_admit(&g, SA(who), 0, &ev));
 		assert_non_null(ev);
 		assert_true(ev >= abuse && ev < abuse + 4 * 130);
 		guard_close(&g, ev);
 		guard_open(&g, &scrape, SA(who), 1000 + i, t);
-		guard_request(&scrape);
+		guard_request(&scrape, t);
 		guard_completed(&g, &scrape, t + 0.01, false);
 		guard_close(&g, &scrape);
 		/* the abuser takes the slot back at once */
 		struct sockaddr_in a = v4("127.0.0.3", 30000 + i);
 
-		assert_true(guard_admit(&g, SA(a), &ev));
+		assert_true(guard_admit(&g, SA(a), 0, &ev));
 		assert_null(ev);
 		guard_open(&g, &again[i], SA(a), 2000 + i, t + 0.02);
 	}
@@ -344,7 +374,7 @@ static void request_deadline(void **state)
 	assert_int_equal(n(&g, HTTP_REJ_REQUEST_TIMEOUT), 1);
 	assert_true(guard_next_deadline(&g) == 104);
 	/* the other's headers are in: no deadline while it is answered */
-	guard_request(&c[1]);
+	guard_request(&c[1], 105);
 	assert_true(guard_next_deadline(&g) == 0);
 	assert_null(guard_expired(&g, 1000));
 	/* answered at 110: the next request is due 18 s later */
@@ -375,14 +405,14 @@ static void reasons_at_close(void **state)
 	assert_int_equal(n(&g, HTTP_REJ_INCOMPLETE), 1);
 	/* a request answered, then the peer went away: nothing to count */
 	guard_open(&g, &c, SA(a), 1, 0);
-	guard_request(&c);
+	guard_request(&c, 0);
 	guard_completed(&g, &c, 1, false);
 	guard_close(&g, &c);
 	assert_int_equal(n(&g, HTTP_REJ_INCOMPLETE), 1);
 	assert_int_equal(n(&g, HTTP_REJ_IDLE_TIMEOUT), 0);
 	/* a response the peer stopped reading */
 	guard_open(&g, &c, SA(a), 1, 0);
-	guard_request(&c);
+	guard_request(&c, 0);
 	guard_completed(&g, &c, 20, true);
 	guard_close(&g, &c);
 	assert_int_equal(n(&g, HTTP_REJ_IDLE_TIMEOUT), 1);
@@ -455,7 +485,7 @@ static void shown_in_every_output(void **state)
 			    "\"http_rejected_idle_timeout\":0,"
 			    "\"http_rejected_incomplete\":0,"
 			    "\"http_rejected_bad_request\":3,"
-			    "\"http_rejected_evicted_idle\":0,\"keys_hists\":"));
+			    "\"http_rejected_evicted\":0,\"keys_hists\":"));
 	free(out);
 	out = render('p', &r);
 	assert_non_null(strstr(out, "# TYPE osdhist_http_rejected_total counter\n"
@@ -465,7 +495,7 @@ static void shown_in_every_output(void **state)
 			    "osdhist_http_rejected_total{reason=\"idle_timeout\"} 0\n"
 			    "osdhist_http_rejected_total{reason=\"incomplete\"} 0\n"
 			    "osdhist_http_rejected_total{reason=\"bad_request\"} 3\n"
-			    "osdhist_http_rejected_total{reason=\"evicted_idle\"} 0\n"));
+			    "osdhist_http_rejected_total{reason=\"evicted\"} 0\n"));
 	free(out);
 }
 
@@ -475,6 +505,7 @@ int run_http_guard_tests(void)
 		cmocka_unit_test(per_address_limit),
 		cmocka_unit_test(total_limit),
 		cmocka_unit_test(eviction),
+		cmocka_unit_test(eviction_of_stalled),
 		cmocka_unit_test(eviction_pending_cap),
 		cmocka_unit_test(loopback_abuse_then_scrapes),
 		cmocka_unit_test(keys),
