@@ -7,9 +7,11 @@
  * counters with atomic loads).
  *
  * One misbehaving peer must not starve Prometheus: every accepted
- * connection passes http_guard.c (at most HTTP_PER_ADDR per address,
- * HTTP_CONNECTIONS in all; the rest are closed at once, so they never wait
- * in the listen backlog in front of a scrape), and its request line and
+ * connection passes http_guard.c (at most HTTP_PER_ADDR per address, all of
+ * loopback being one, HTTP_CONNECTIONS in all; at a limit the longest idle
+ * (else stalled) connection of the address, or of all, is shut down to make
+ * room, and with none the newcomer is closed at once, so none waits in the
+ * listen backlog in front of a scrape), and its request line and
  * headers must be in within HTTP_REQUEST_S of the accept, or of the previous
  * response on a kept-alive connection, however slowly they trickle in.
  * libmicrohttpd's own idle timeout (HTTP_IDLE_S without a byte either way)
@@ -167,7 +169,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	(void)cls; (void)version; (void)upload;
 	if (!*con_cls) {		/* headers only so far */
 		if ((gc = conn_of(c)))
-			guard_request(gc);
+			guard_request(gc, now_s());
 		if (strcmp(url, "/metrics"))
 			return refuse(c, MHD_HTTP_NOT_FOUND,
 				      "osdhist serves /metrics only\n", NULL);
@@ -211,11 +213,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	return ret;
 }
 
-/* Before MHD sets up an accepted connection (after its own backstop limits). */
+/* Before MHD sets up an accepted connection (after its own backstop limits).
+ * An evicted connection is shut down, not closed: MHD sees its end in the
+ * next round and releases it itself, so no fd is reused under MHD. */
 static enum MHD_Result on_accept(void *cls, const struct sockaddr *sa, socklen_t len)
 {
+	struct guard_conn *evict;
+	bool ok = guard_admit(&guard, sa, len, now_s(), &evict);
+
 	(void)cls;
-	return guard_admit(&guard, sa, len) ? MHD_YES : MHD_NO;
+	if (evict)
+		shutdown(evict->fd, SHUT_RDWR);
+	return ok ? MHD_YES : MHD_NO;
 }
 
 static socklen_t addr_len(const struct sockaddr *sa)
@@ -359,7 +368,7 @@ static int listen_on(const char *host, unsigned port, unsigned *bound)
  * them beside HTTP_FD_RESERVE (said once on stderr). */
 static unsigned fd_budget(void)
 {
-	rlim_t need = HTTP_CONNECTIONS + HTTP_FD_RESERVE;
+	rlim_t need = HTTP_CONNECTIONS + GUARD_EVICT_PENDING + HTTP_FD_RESERVE;
 	struct rlimit rl;
 	unsigned n;
 
@@ -372,7 +381,8 @@ static unsigned fd_budget(void)
 		if (!setrlimit(RLIMIT_NOFILE, &raised))
 			return HTTP_CONNECTIONS;
 	}
-	n = rl.rlim_cur > HTTP_FD_RESERVE + 16 ? rl.rlim_cur - HTTP_FD_RESERVE : 16;
+	n = rl.rlim_cur > HTTP_FD_RESERVE + GUARD_EVICT_PENDING + 16 ?
+		rl.rlim_cur - HTTP_FD_RESERVE - GUARD_EVICT_PENDING : 16;
 	fprintf(stderr, "osdhist: the open file limit (%llu) allows %u metrics "
 		"connections, not %u: raise it (ulimit -n, LimitNOFILE=) to %llu\n",
 		(unsigned long long)rl.rlim_cur, n, HTTP_CONNECTIONS,
@@ -407,9 +417,13 @@ int http_start(const char *host, unsigned port)
 	daemon_ = wake_fd < 0 ? NULL :
 		MHD_start_daemon(MHD_USE_EPOLL, 0, on_accept, NULL, on_request, NULL,
 				 MHD_OPTION_LISTEN_SOCKET, fd,
-				 /* backstops, never reached while the guard works */
-				 MHD_OPTION_CONNECTION_LIMIT, lim.conns + 8,
-				 MHD_OPTION_PER_IP_CONNECTION_LIMIT, lim.per_addr + 1,
+				 /* backstops, never reached while the guard works:
+				  * evicted connections count in them until MHD
+				  * sees their end */
+				 MHD_OPTION_CONNECTION_LIMIT,
+				 lim.conns + GUARD_EVICT_PENDING + 8,
+				 MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+				 lim.per_addr + GUARD_EVICT_PENDING + 1,
 				 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_S,
 				 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_REQUEST_MAX,
 				 MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,

@@ -11,9 +11,10 @@
 #define HTTP_DEFAULT_HOST "127.0.0.1"
 
 /* The endpoint's limits (osdhist(8) and --help say them): connections from
- * one address (IPv4, or IPv6 /64) and in all; seconds a request line and
- * its headers may take, from the accept or from the previous response on a
- * kept-alive connection; seconds without a byte either way. */
+ * one address (IPv4, or IPv6 /64; all of loopback is one) and in all;
+ * seconds a request line and its headers may take, from the accept or from
+ * the previous response on a kept-alive connection; seconds without a byte
+ * either way. */
 #define HTTP_PER_ADDR		128
 #define HTTP_CONNECTIONS	512
 #define HTTP_REQUEST_S		3

@@ -4,7 +4,10 @@
  * of every one running on the host, without loading any of bpf/ (the
  * kernel line's feature probes load and close tiny programs of their
  * own).  The offsets are derived exactly as for tracing (binary_inspect),
- * so what these print is what a trace would use.
+ * so what these print is what a trace would use.  Every string that comes
+ * from a process or its binary (paths, socket names, versions, build-ids,
+ * derivation notes, refusals quoting them) is printed through ESC(): one
+ * process, one line, whatever bytes it chose.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -14,6 +17,7 @@
 
 #include "asok.h"
 #include "asok_find.h"
+#include "escape.h"
 #include "kfeatures.h"
 #include "list.h"
 #include "procs.h"
@@ -26,10 +30,10 @@ void list_print_offsets(FILE *f, const struct osd_binary *b)
 	for (int o = 0; o < NR_OFFS; o++) {
 		if (b->have & OFF_BIT(o))
 			fprintf(f, "  %s = 0x%x  (witnesses: %s)\n", osd_off_name[o],
-				osd_off_get(&b->offs, o), b->why[o]);
+				osd_off_get(&b->offs, o), ESC(b->why[o]));
 		else
 			fprintf(f, "  %s = none  (%s)\n", osd_off_name[o],
-				b->why[o][0] ? b->why[o] : "not derived");
+				b->why[o][0] ? ESC(b->why[o]) : "not derived");
 	}
 }
 
@@ -40,7 +44,7 @@ static void print_features(FILE *f, const struct osd_binary *b)
 
 	for (int i = 0; i < NR_FEATS; i++)
 		if (binary_feature(b, i, why, sizeof(why)))
-			fprintf(f, "; without %s (%s)", osd_feature_name[i], why);
+			fprintf(f, "; without %s (%s)", osd_feature_name[i], ESC(why));
 }
 
 /* Which variant of bpf/ a trace would load here, and why: the kernel's
@@ -80,8 +84,8 @@ int list_inspect(const struct options *o)
 	char err[1024];
 	int r = binary_inspect(o->inspect, o->inspect, &b, err, sizeof(err));
 
-	printf("%s: build-id %s, Ceph %s: %s", o->inspect, b.build_id, b.version,
-	       r ? "not traceable" : "traceable");
+	printf("%s: build-id %s, Ceph %s: %s", ESC(o->inspect), ESC(b.build_id),
+	       ESC(b.version), r ? "not traceable" : "traceable");
 	if (!r)
 		print_features(stdout, &b);
 	printf("\n");
@@ -91,7 +95,7 @@ int list_inspect(const struct options *o)
 		print_kernel(stdout, o);
 	fflush(stdout);
 	if (r)
-		fprintf(stderr, "osdhist: %s\n", err);
+		fprintf(stderr, "osdhist: %s\n", ESC(err));
 	return r ? 1 : 0;
 }
 
@@ -115,7 +119,7 @@ static void print_socket(const struct osd_proc *p)
 	if (err)
 		printf("; admin socket: none found (%s)", strerror(-err));
 	else
-		printf("; admin socket %s (%s)", path, how);
+		printf("; admin socket %s (%s)", ESC(path), ESC(how));
 }
 
 int list_osds(const struct options *o)
@@ -147,7 +151,7 @@ int list_osds(const struct options *o)
 			printf("osd.");
 			p->osd_id >= 0 ? printf("%d", p->osd_id) : printf("?");
 			printf(" pid %d: not traceable: %s is %s\n", p->pid,
-			       len > 0 ? where : p->exe, p->unsupported);
+			       ESC(len > 0 ? where : p->exe), ESC(p->unsupported));
 			continue;
 		}
 		if (!s && nseen < (int)(sizeof(seen) / sizeof(seen[0]))) {
@@ -168,12 +172,13 @@ int list_osds(const struct options *o)
 			printf("osd.%d", p->osd_id);
 		else
 			printf("osd.?");
-		printf(" pid %d Ceph %s build-id %s: ", p->pid, s->b.version, s->b.build_id);
+		printf(" pid %d Ceph %s build-id %s: ", p->pid, ESC(s->b.version),
+		       ESC(s->b.build_id));
 		if (s->ok) {
 			printf("traceable");
 			print_features(stdout, &s->b);
 		} else {
-			printf("not traceable: %s", s->err);
+			printf("not traceable: %s", ESC(s->err));
 		}
 		print_socket(p);
 		printf("\n");

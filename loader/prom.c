@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "prom.h"
 #include "report.h"
 #include "verify.h"
@@ -328,5 +329,7 @@ void render_prom(FILE *f, const struct report *r, const struct prom_buckets *b,
 	print_health(f, r);
 	print_verify(f, r);
 	family(f, "osdhist_build_info", "gauge", "osdhist's version; always 1.");
-	fprintf(f, "osdhist_build_info{version=\"%s\"} 1\n", version);
+	fprintf(f, "osdhist_build_info{version=\"");
+	esc_prom(f, version);
+	fprintf(f, "\"} 1\n");
 }

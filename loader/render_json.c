@@ -2,6 +2,7 @@
 /* JSON lines: one object per class series with ops in the interval, one
  * per op type and per op code, then one health object.  The schema is in
  * docs/reference.md. */
+#include "escape.h"
 #include "report.h"
 #include "sampler.h"
 #include "stats.h"
@@ -82,23 +83,6 @@ static void print_health(FILE *f, const struct report *r)
 		h->osds, h->binaries, (unsigned long long)health_losses(h));
 }
 
-/* A JSON string: reasons can quote what a broken socket answered. */
-static void put_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* One object per traced OSD: its state against Ceph's own counters. */
 static void print_verify(FILE *f, const struct report *r)
 {
@@ -109,9 +93,9 @@ static void print_verify(FILE *f, const struct report *r)
 		fprintf(f, "{\"type\":\"verify\",\"time\":%.3f,\"osd\":%d,\"pid\":%d,"
 			"\"state\":\"%s\",\"reason\":", r->time, v->osd, (int)v->pid,
 			verify_state_name[v->state]);
-		put_string(f, v->reason);
+		esc_json(f, v->reason);	/* may quote what a socket answered */
 		fprintf(f, ",\"socket\":");
-		put_string(f, v->socket);
+		esc_json(f, v->socket);	/* the process's choice */
 		fprintf(f, ",\"since\":%.3f,\"checks\":%llu,\"slack\":%d,\"classes\":{",
 			v->since, (unsigned long long)v->checks, VERIFY_SLACK);
 		for (int k = 0; k < NR_VC; k++) {

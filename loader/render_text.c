@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "escape.h"
 #include "report.h"
 #include "stats.h"
 #include "verify.h"
@@ -244,7 +245,7 @@ static void print_verify(FILE *f, const struct report *r)
 		fprintf(f, "%sverify: osd.%d %s", v->state == VERIFY_MISMATCH ? "!! " : "",
 			v->osd, verify_state_name[v->state]);
 		if (v->state == VERIFY_UNVERIFIED) {
-			fprintf(f, " (%s)\n", v->reason);
+			fprintf(f, " (%s)\n", ESC(v->reason));
 			continue;
 		}
 		fprintf(f, " against perf dump, %llu checks:",

@@ -47,6 +47,7 @@ const char *const http_reject_name[NR_HTTP_REJECT] = {
 	[HTTP_REJ_IDLE_TIMEOUT] = "idle_timeout",
 	[HTTP_REJ_INCOMPLETE] = "incomplete",
 	[HTTP_REJ_BAD_REQUEST] = "bad_request",
+	[HTTP_REJ_EVICTED] = "evicted",
 };
 
 bool health_is_loss(int h)

@@ -38,6 +38,7 @@ enum http_reject {
 	HTTP_REJ_INCOMPLETE,	/* closed before a complete request: garbage,
 				 * oversized, or abandoned by the peer */
 	HTTP_REJ_BAD_REQUEST,	/* a complete request refused: path, method, body */
+	HTTP_REJ_EVICTED,	/* idle or stalled, closed to let a new one in */
 	NR_HTTP_REJECT
 };
 

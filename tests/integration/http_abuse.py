@@ -4,7 +4,8 @@
 From one loopback source address it tries to hold CONNS half-open
 connections to 127.0.0.1:PORT at once (silent, half a request line, a
 slowloris trickle of headers, a request whose announced or chunked body
-trickles in), and beside them keeps SHOTS more connections busy with
+trickles in, or with --hold keepalive a complete GET /metrics whose
+connection then idles, as a client between two scrapes), and beside them keeps SHOTS more connections busy with
 one-shot abuse: random bytes, oversized request lines and headers, bogus
 Content-Length, chunked bodies, unknown HTTP versions and path tricks.
 Whenever the server closes one, another takes its slot after a short pause.
@@ -43,6 +44,8 @@ def req(path=b"/metrics", method=b"GET", headers=b"", version=b"HTTP/1.1", end=T
 def payload(kind, rnd):
     if kind == "silent":
         return b"", None
+    if kind == "keepalive":
+        return req(), None
     if kind == "half_line":
         return b"GET /metr", None
     if kind == "slowloris":
@@ -78,6 +81,7 @@ def payload(kind, rnd):
 
 # hold: what a connection slot can be kept busy with; shot: answered at once
 HOLD = ["silent", "half_line", "slowloris", "get_body_trickle"]
+HOLD_KINDS = HOLD + ["keepalive"]
 SHOT = ["random", "long_line", "long_header", "many_headers", "huge_cl", "negative_cl",
         "two_cl", "post_body_trickle", "chunked_bogus", "chunked_huge", "bad_version",
         "path_trick"]
@@ -107,12 +111,18 @@ def main():
     ap.add_argument("--dst", type=loopback, default="127.0.0.1")
     ap.add_argument("--src", type=loopback, default="127.0.0.2")
     ap.add_argument("--conns", type=int, default=300)
+    ap.add_argument("--hold", default=",".join(HOLD),
+                    help="comma-separated kinds the CONNS connections use, of: "
+                    + " ".join(HOLD_KINDS))
     ap.add_argument("--shots", type=int, default=20)
     ap.add_argument("--duration", type=float, default=12)
     ap.add_argument("--max-connects", type=int, default=20000)
     ap.add_argument("--reconnect-pause", type=float, default=0.5)
     ap.add_argument("--seed", type=int, default=15)
     a = ap.parse_args()
+    hold = a.hold.split(",")
+    if not hold or any(k not in HOLD_KINDS for k in hold):
+        sys.exit("http_abuse.py: --hold takes kinds of: " + " ".join(HOLD_KINDS))
     signal.alarm(int(a.duration) + 30)   # whatever happens, this process ends
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append("signal"))
@@ -129,7 +139,7 @@ def main():
     nkind = {"hold": 0, "shot": 0}
 
     def open_one(now, pool):
-        kinds = HOLD if pool == "hold" else SHOT
+        kinds = hold if pool == "hold" else SHOT
         kind = kinds[nkind[pool] % len(kinds)]
         nkind[pool] += 1
         s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -358,11 +358,34 @@ static void cli_options(void **state)
 	assert_int_equal(parse(&o, 3, badp), 2);
 }
 
+/* A label value with the format's special bytes, and bytes that are not
+ * UTF-8: escaped so that the exposition stays one valid sample line. */
+static void label_value_escaped(void **state)
+{
+	struct prom_buckets b;
+	struct report r;
+	char *buf = NULL;
+	size_t len;
+	FILE *f;
+	(void)state;
+
+	make(&r);
+	prom_default_buckets(&b);
+	f = open_memstream(&buf, &len);
+	render_prom(f, &r, &b, "1\"} 1\nosdhist_forged 1\\\xff");
+	fclose(f);
+	assert_non_null(strstr(buf, "\nosdhist_build_info{version=\"1\\\"} 1\\\\n"
+			       "osdhist_forged 1\\\\\\\\\\\\xff\"} 1\n"));
+	assert_null(strstr(buf, "\nosdhist_forged"));
+	free(buf);
+}
+
 int run_prom_tests(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(histogram_shape),
 		cmocka_unit_test(labels_and_types),
+		cmocka_unit_test(label_value_escaped),
 		cmocka_unit_test(coarse_counts_are_conservative),
 		cmocka_unit_test(bucket_lists),
 		cmocka_unit_test(listen_syntax),

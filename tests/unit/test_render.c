@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
+#include "escape.h"
 #include "report.h"
 #include "sampler.h"
 #include "stats.h"
+#include "verify.h"
 
 static struct series_delta s[2];
 
@@ -134,12 +136,145 @@ static void json_windows(void **state)
 	free(out);
 }
 
+
+/* --- escaping of strings a process controls (loader/escape.c) */
+
+/* The directory name that forged a line in --list (issue 23). */
+static const char forged[] = "/tmp/x\nosd.7 pid 1 Ceph 16.2.15 build-id 00: traceable\x1b[2J/ceph-osd";
+
+static char *written(void (*esc)(FILE *, const char *), const char *in)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	esc(f, in);
+	fclose(f);
+	return buf;
+}
+
+static void escape_text(void **state)
+{
+	char all[256], out[ESC_MAX], small[8];
+	(void)state;
+
+	assert_string_equal(ESC(forged), "/tmp/x\\nosd.7 pid 1 Ceph 16.2.15 build-id 00: "
+			    "traceable\\x1b[2J/ceph-osd");
+	assert_string_equal(ESC("a\\b\tc\rd\x7f\xc3\xa9"), "a\\\\b\\tc\\rd\\x7f\\xc3\\xa9");
+	assert_string_equal(ESC(NULL), "");
+	assert_string_equal(ESC("/usr/bin/ceph-osd"), "/usr/bin/ceph-osd");
+	/* every byte value: printable ASCII out, and nothing lost */
+	for (int i = 1; i < 256; i++)
+		all[i - 1] = (char)i;
+	all[255] = 0;
+	esc_text(all, out, sizeof(out));
+	for (const char *p = out; *p; p++)
+		assert_true(*p >= 0x20 && *p < 0x7f);
+	assert_int_equal(strlen(out), 31 * 4 - 3 * 2 + 95 + 1 + 129 * 4);
+	/* cut to the buffer, and said so */
+	assert_string_equal(esc_text("abcdefghij", small, sizeof(small)), "abcd...");
+	assert_string_equal(esc_text("abcdefg", small, sizeof(small)), "abcdefg");
+	assert_string_equal(esc_text("abc\n\n", small, sizeof(small)), "abc\\n\\n");
+	assert_string_equal(esc_text("abc\n\n\n", small, sizeof(small)), "abc...");
+	assert_string_equal(esc_text("\x01\x02", small, sizeof(small)), "\\x01...");
+}
+
+static void escape_json(void **state)
+{
+	struct { const char *in, *out; } t[] = {
+		{ "", "\"\"" },
+		{ "a\"b\\c/d", "\"a\\\"b\\\\c/d\"" },
+		{ "\n\t\r\x01\x1b\x7f", "\"\\n\\t\\r\\u0001\\u001b\\u007f\"" },
+		{ "\xc3\xa9\xe2\x82\xac", "\"\\u00e9\\u20ac\"" },	/* é € */
+		{ "\xf0\x9f\x98\x80", "\"\\ud83d\\ude00\"" },		/* U+1F600 */
+		{ "\xc2\x9b" "2J", "\"\\u009b2J\"" },		/* C1 CSI, as UTF-8 */
+		{ "\xe2\x80\xa8", "\"\\u2028\"" },		/* line separator */
+		/* not UTF-8: one U+FFFD per byte */
+		{ "a\xc3", "\"a\\ufffd\"" },			/* cut short */
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },		/* overlong '/' */
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },	/* a surrogate */
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" }, /* > U+10FFFF */
+		{ "\xff\xfe", "\"\\ufffd\\ufffd\"" },
+		{ "\xe2\x82x", "\"\\ufffd\\ufffdx\"" },
+	};
+	char *out;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		out = written(esc_json, t[i].in);
+		assert_string_equal(out, t[i].out);
+		free(out);
+	}
+	out = written(esc_json, NULL);
+	assert_string_equal(out, "\"\"");
+	free(out);
+}
+
+static void escape_prom(void **state)
+{
+	char *out;
+	(void)state;
+
+	/* the text form, then the format's \\ and \" */
+	out = written(esc_prom, "a\"b\\c\nd\xff");
+	assert_string_equal(out, "a\\\"b\\\\\\\\c\\\\nd\\\\xff");
+	free(out);
+	out = written(esc_prom, "16.2.15-1");
+	assert_string_equal(out, "16.2.15-1");
+	free(out);
+}
+
+static int lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* A socket path and a reason holding a newline: one line each, still. */
+static void verify_strings_escaped(void **state)
+{
+	static struct verify_report v;
+	struct report r;
+	char *out, *plain;
+	(void)state;
+
+	make(&r);
+	r.n = 0;
+	v.osd = 3;
+	v.pid = 42;
+	v.state = VERIFY_UNVERIFIED;
+	snprintf(v.reason, sizeof(v.reason), "no socket: %s", forged);
+	snprintf(v.socket, sizeof(v.socket), "%s", forged);
+	r.verify = &v;
+	r.nverify = 1;
+	plain = render(text_plain, &r);
+	out = strstr(plain, "verify: osd.3 unverified (no socket: /tmp/x\\nosd.7 pid 1 ");
+	assert_non_null(out);
+	assert_non_null(strstr(out, "traceable\\x1b[2J/ceph-osd)\n"));
+	assert_null(strchr(plain, '\x1b'));
+	assert_null(strstr(plain, "\nosd.7"));
+	free(plain);
+	out = render(render_json, &r);
+	assert_int_equal(lines(out), 2);	/* verify, health */
+	assert_non_null(strstr(out, "\"socket\":\"/tmp/x\\nosd.7 pid 1 Ceph 16.2.15 "
+			    "build-id 00: traceable\\u001b[2J/ceph-osd\""));
+	assert_null(strchr(out, '\x1b'));
+	free(out);
+}
+
 int run_render_tests(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(text_shows_series_and_health),
 		cmocka_unit_test(json_schema),
 		cmocka_unit_test(json_windows),
+		cmocka_unit_test(escape_text),
+		cmocka_unit_test(escape_json),
+		cmocka_unit_test(escape_prom),
+		cmocka_unit_test(verify_strings_escaped),
 	};
 	return cmocka_run_group_tests_name("render", tests, NULL, NULL);
 }
