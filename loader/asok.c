@@ -192,7 +192,8 @@ void asok_call_expire(struct asok_call *c)
 	if (c->phase == ASOK_DONE)
 		return;
 	snprintf(c->why, sizeof(c->why), "%s within the time allowed (%zu of %zu bytes)",
-		 what[c->phase], c->got, c->phase == ASOK_BODY ? c->len :
+		 what[c->phase], c->phase == ASOK_SEND ? c->sent : c->got,
+		 c->phase == ASOK_BODY ? c->len :
 		 c->phase == ASOK_HEADER ? (size_t)4 : c->reqlen);
 	call_fail(c, ASOK_TIMEOUT);
 }

@@ -53,6 +53,10 @@
  *    doubling at each failure in a row up to VERIFY_BACKOFF_MAX_S.  A
  *    socket once found is kept (an O_PATH descriptor) until it fails, so
  *    the search runs once per OSD, not at every check.
+ * What a round still does inline, in the loop: asok_find() for an OSD
+ * with no socket yet (reads of its /proc files and config, each capped,
+ * asok_find.h), the parse of each answer (at most 64 KiB), and one map
+ * read, as a snapshot does.
  */
 #include <stdbool.h>
 #include <sys/types.h>
@@ -61,11 +65,14 @@
 #define VERIFY_SLACK		16
 #define VERIFY_PERSIST		2
 #define VERIFY_PERIOD_S		1.0
-#define VERIFY_TIMEOUT_MS	200	/* each of a round's two legs */
-#define VERIFY_ROUND_MS		500	/* a whole round: both legs, the map read */
+/* Each of a round's two legs; a whole round (both, and the map read).
+ * tests/integration/test_verify.sh reads VERIFY_TIMEOUT_MS's line. */
+#define VERIFY_TIMEOUT_MS	200
+#define VERIFY_ROUND_MS		500
 #define VERIFY_SETTLE_S		0.5
-#define VERIFY_BACKOFF_S	10.0	/* after a first failure ... */
-#define VERIFY_BACKOFF_MAX_S	320.0	/* ... doubling up to this */
+/* After a first failure; doubling at each one in a row, up to the max. */
+#define VERIFY_BACKOFF_S	10.0
+#define VERIFY_BACKOFF_MAX_S	320.0
 
 /* The classes compared, and Ceph's counter for each. */
 enum verify_class { VC_READ, VC_WRITE, VC_RW, VC_SUBOP, NR_VC };
