@@ -46,29 +46,17 @@ int64_t asok_reply_length(const unsigned char hdr[4], uint32_t max)
 	return ntohl(be) > max ? -1 : (int64_t)ntohl(be);
 }
 
-static double now_ms(void)
+static void call_fail(struct asok_call *c, enum asok_err e)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-/* Waits for events on fd until the deadline: 1 ready, 0 timed out, -errno. */
-static int wait_fd(int fd, short events, double deadline)
-{
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = events };
-		double left = deadline - now_ms();
-		int r;
-
-		if (left <= 0)
-			return 0;
-		r = poll(&p, 1, (int)left + 1);
-		if (r > 0)
-			return 1;
-		if (r < 0 && errno != EINTR)
-			return -errno;
+	c->err = e;
+	c->phase = ASOK_DONE;
+	if (c->s >= 0)
+		close(c->s);
+	c->s = -1;
+	if (e) {
+		free(c->buf);
+		c->buf = NULL;
+		c->len = 0;
 	}
 }
 
@@ -82,128 +70,183 @@ static enum asok_err sys_err(int e, const char *what, char *why, size_t whylen)
 	return ASOK_IO;
 }
 
+static void call_sys(struct asok_call *c, int e, const char *what)
+{
+	call_fail(c, sys_err(e, what, c->why, sizeof(c->why)));
+}
+
 /*
  * connect() through an O_PATH descriptor of the socket (asok_find()): the
  * kernel resolves /proc/self/fd/N to that very inode, whatever its path's
- * length and whatever has been renamed or linked since it was checked.
+ * length and whatever has been renamed or linked since it was checked.  A
+ * unix stream connect never waits: it succeeds at once or fails with
+ * EAGAIN when the listen backlog is full.
  */
-static enum asok_err connect_fd(int s, int sockfd, char *why, size_t whylen)
+void asok_call_start(struct asok_call *c, int sockfd, const char *cmd)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int r;
 
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d", sockfd);
-	r = connect(s, (struct sockaddr *)&sa, sizeof(sa));
-	if (r && errno == EAGAIN) {	/* the listen backlog is full */
-		snprintf(why, whylen, "connect: backlog full (daemon not accepting)");
-		r = ASOK_TIMEOUT;
-	} else if (r) {
-		r = sys_err(errno, "connect", why, whylen);
+	memset(c, 0, sizeof(*c));
+	c->s = -1;
+	c->phase = ASOK_SEND;
+	c->reqlen = asok_frame_request(cmd, c->req, sizeof(c->req));
+	if (!c->reqlen) {
+		snprintf(c->why, sizeof(c->why), "command too long");
+		call_fail(c, ASOK_IO);
+		return;
 	}
-	return r;
+	c->s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (c->s < 0) {
+		call_sys(c, errno, "socket");
+		return;
+	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d", sockfd);
+	if (connect(c->s, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+		asok_call_step(c);	/* the command fits the socket buffer */
+	else if (errno == EAGAIN) {
+		snprintf(c->why, sizeof(c->why), "connect: backlog full (daemon not accepting)");
+		call_fail(c, ASOK_TIMEOUT);
+	} else {
+		call_sys(c, errno, "connect");
+	}
 }
 
-/* Reads exactly len bytes before the deadline. */
-static enum asok_err read_all(int s, char *buf, size_t len, double deadline,
-			      const char *what, char *why, size_t whylen)
+short asok_call_events(const struct asok_call *c)
 {
-	size_t got = 0;
+	if (c->phase == ASOK_DONE)
+		return 0;
+	return c->phase == ASOK_SEND ? POLLOUT : POLLIN;
+}
 
-	while (got < len) {
-		ssize_t n = recv(s, buf + got, len - got, MSG_DONTWAIT);
-		int w;
+/* The header is read: the body's length, within ASOK_MAX_REPLY. */
+static bool start_body(struct asok_call *c)
+{
+	int64_t len = asok_reply_length(c->hdr, ASOK_MAX_REPLY);
+	uint32_t be;
 
-		if (n > 0) {
-			got += n;
-			continue;
-		}
-		if (n == 0) {
-			snprintf(why, whylen, "connection closed after %zu of %zu %s bytes",
-				 got, len, what);
-			return ASOK_GARBAGE;
-		}
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN)
-			return sys_err(errno, "recv", why, whylen);
-		w = wait_fd(s, POLLIN, deadline);
-		if (w < 0)
-			return sys_err(-w, "poll", why, whylen);
-		if (w == 0) {
-			snprintf(why, whylen, "no %s within the time allowed (%zu of %zu bytes)",
-				 what, got, len);
-			return ASOK_TIMEOUT;
-		}
+	if (len < 0) {
+		memcpy(&be, c->hdr, 4);
+		snprintf(c->why, sizeof(c->why), "answer of %u bytes is above the "
+			 "%u allowed", (unsigned)ntohl(be), ASOK_MAX_REPLY);
+		call_fail(c, ASOK_GARBAGE);
+		return false;
 	}
-	return ASOK_OK;
+	c->buf = malloc(len + 1);
+	if (!c->buf) {
+		call_sys(c, ENOMEM, "malloc");
+		return false;
+	}
+	c->len = len;
+	c->buf[len] = 0;
+	c->got = 0;
+	c->phase = ASOK_BODY;
+	return true;
+}
+
+bool asok_call_step(struct asok_call *c)
+{
+	while (c->phase != ASOK_DONE) {
+		bool hdr = c->phase == ASOK_HEADER;
+		size_t want = hdr ? 4 : c->len;
+		char *to = hdr ? (char *)c->hdr : c->buf;
+		ssize_t n = 0;
+
+		if (c->phase == ASOK_SEND) {
+			n = send(c->s, c->req + c->sent, c->reqlen - c->sent,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+			if (n >= 0 && (c->sent += n) == c->reqlen)
+				c->phase = ASOK_HEADER;
+		} else if (c->got == want) {
+			if (!hdr) {
+				call_fail(c, ASOK_OK);	/* closes; keeps buf */
+				break;
+			}
+			if (!start_body(c))
+				break;
+			continue;
+		} else {
+			n = recv(c->s, to + c->got, want - c->got, MSG_DONTWAIT);
+			if (n > 0)
+				c->got += n;
+			if (n == 0) {
+				snprintf(c->why, sizeof(c->why), "connection closed after %zu "
+					 "of %zu %s bytes", c->got, want, hdr ? "header" : "answer");
+				call_fail(c, ASOK_GARBAGE);
+			}
+		}
+		if (n < 0 && errno == EAGAIN)
+			return false;	/* poll again */
+		if (n < 0 && errno != EINTR)
+			call_sys(c, errno, c->phase == ASOK_SEND ? "send" : "recv");
+	}
+	return true;
+}
+
+void asok_call_expire(struct asok_call *c)
+{
+	static const char *const what[] = {
+		[ASOK_SEND] = "could not send the command",
+		[ASOK_HEADER] = "no answer", [ASOK_BODY] = "no whole answer",
+	};
+
+	if (c->phase == ASOK_DONE)
+		return;
+	snprintf(c->why, sizeof(c->why), "%s within the time allowed (%zu of %zu bytes)",
+		 what[c->phase], c->phase == ASOK_SEND ? c->sent : c->got,
+		 c->phase == ASOK_BODY ? c->len :
+		 c->phase == ASOK_HEADER ? (size_t)4 : c->reqlen);
+	call_fail(c, ASOK_TIMEOUT);
+}
+
+void asok_call_end(struct asok_call *c)
+{
+	if (c->s >= 0)
+		close(c->s);
+	c->s = -1;
+	free(c->buf);
+	c->buf = NULL;
+	c->phase = ASOK_DONE;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 enum asok_err asok_request(int sockfd, const char *cmd, int timeout_ms,
 			   char **out, size_t *outlen, char *why, size_t whylen)
 {
 	double deadline = now_ms() + timeout_ms;
-	unsigned char hdr[4];
-	char req[1024];
-	size_t reqlen = asok_frame_request(cmd, req, sizeof(req)), sent = 0;
-	char *buf = NULL;
-	int64_t len;
-	enum asok_err e;
-	int s;
+	struct asok_call c;
 
 	*out = NULL;
 	*outlen = 0;
-	why[0] = 0;
-	if (!reqlen) {
-		snprintf(why, whylen, "command too long");
-		return ASOK_IO;
-	}
-	s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (s < 0)
-		return sys_err(errno, "socket", why, whylen);
-	e = connect_fd(s, sockfd, why, whylen);
-	while (!e && sent < reqlen) {
-		ssize_t n = send(s, req + sent, reqlen - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
-		int w;
+	asok_call_start(&c, sockfd, cmd);
+	while (c.phase != ASOK_DONE) {
+		struct pollfd p = { .fd = c.s, .events = asok_call_events(&c) };
+		double left = deadline - now_ms();
 
-		if (n >= 0) {
-			sent += n;
-			continue;
-		}
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN) {
-			e = sys_err(errno, "send", why, whylen);
+		if (left <= 0) {
+			asok_call_expire(&c);
 			break;
 		}
-		w = wait_fd(s, POLLOUT, deadline);
-		if (w <= 0) {
-			snprintf(why, whylen, "could not send the command in time");
-			e = w ? ASOK_IO : ASOK_TIMEOUT;
+		if (poll(&p, 1, (int)left + 1) < 0 && errno != EINTR) {
+			call_sys(&c, errno, "poll");
+			break;
 		}
+		asok_call_step(&c);
 	}
-	if (!e)
-		e = read_all(s, (char *)hdr, 4, deadline, "answer", why, whylen);
-	if (!e) {
-		len = asok_reply_length(hdr, ASOK_MAX_REPLY);
-		if (len < 0) {
-			snprintf(why, whylen, "answer length header %02x%02x%02x%02x is above %u",
-				 hdr[0], hdr[1], hdr[2], hdr[3], ASOK_MAX_REPLY);
-			e = ASOK_GARBAGE;
-		} else if (!(buf = malloc(len + 1))) {
-			e = sys_err(ENOMEM, "malloc", why, whylen);
-		} else {
-			e = read_all(s, buf, len, deadline, "answer body", why, whylen);
-			buf[len] = 0;
-		}
+	snprintf(why, whylen, "%s", c.err ? c.why : "");
+	if (!c.err) {
+		*out = c.buf;
+		*outlen = c.len;
+		c.buf = NULL;
 	}
-	close(s);
-	if (e) {
-		free(buf);
-		return e;
-	}
-	*out = buf;
-	*outlen = len;
-	return ASOK_OK;
+	asok_call_end(&c);
+	return c.err;
 }
 
 /* ---- perf dump ------------------------------------------------------------ */

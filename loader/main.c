@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
+#include <sys/stat.h>
 #include <bpf/libbpf.h>
 
 #include "cli.h"
@@ -43,16 +45,35 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-static void sleep_until(double t)
+static sigset_t *our_signals(sigset_t *s)
+{
+	sigemptyset(s);
+	sigaddset(s, SIGINT);
+	sigaddset(s, SIGTERM);
+	sigaddset(s, SIGUSR1);
+	return s;
+}
+
+/*
+ * Waits until t, or until one of the verifier's sockets is ready, or a
+ * signal.  The signals are blocked from the check of the flags until
+ * ppoll() lets them in atomically: one that comes in between cuts the
+ * wait short instead of being seen only at the next wake-up.
+ */
+static void wait_until(double t, struct pollfd *p, int n)
 {
 	double d = t - mono_now();
 	struct timespec ts;
+	sigset_t sigs, orig;
 
-	if (d <= 0)
-		return;
+	if (d < 0)
+		d = 0;
 	ts.tv_sec = (time_t)d;
 	ts.tv_nsec = (long)((d - ts.tv_sec) * 1e9);
-	nanosleep(&ts, NULL);	/* a signal cuts it short: fine */
+	sigprocmask(SIG_BLOCK, our_signals(&sigs), &orig);
+	if (!stop && !print_now)
+		ppoll(p, n, &ts, &orig);	/* EINTR: fine */
+	sigprocmask(SIG_SETMASK, &orig, NULL);
 }
 
 /* The -p target must exist and be a ceph-osd before anything loads. */
@@ -70,16 +91,45 @@ static int check_pid(pid_t pid)
 	return err ? -1 : 0;
 }
 
-/* The built-in check runs on its own clock, whatever the interval: its
- * baseline soon after an OSD is traced, then a comparison every
- * VERIFY_PERIOD_S, between the snapshots too. */
-static void verify_between(struct tracer *t)
+/* The self-check reads the maps between its two readings of Ceph's
+ * counters without advancing the snapshots. */
+static int read_maps(void *t, struct report *r)
 {
-	struct report r = { 0 };
+	return tracer_snapshot(t, r, false);
+}
 
-	verify_begin(verifier, &t->procs);
-	if (tracer_snapshot(t, &r, false) == 0)
-		verify_end(verifier, &r);
+/* Whether osdhist traces pid: its binary (device + inode, as
+ * procs_inspect() saw it) has probes, not refused. */
+static bool traces(const struct tracer *t, pid_t pid)
+{
+	char exe[64];
+	struct stat st;
+
+	snprintf(exe, sizeof(exe), "%s/%d/exe", t->proc_root, pid);
+	if (stat(exe, &st))
+		return false;
+	for (int i = 0; i < t->bins.n; i++)
+		if (t->bins.slot[i].dev == st.st_dev && t->bins.slot[i].ino == st.st_ino)
+			return !t->bins.slot[i].refused;
+	return false;
+}
+
+/* After a rescan: the processes the self-check may ask, only those
+ * traced (issue 23: anything may be named ceph-osd). */
+static void verify_targets(const struct tracer *t)
+{
+	static struct verify_target tg[MAX_PROCS];
+	int n = 0;
+
+	if (!verifier)
+		return;
+	for (int i = 0; i < t->procs.n; i++) {
+		const struct proc_slot *p = &t->procs.slot[i];
+
+		if (!p->dead && traces(t, p->pid))
+			tg[n++] = (struct verify_target){ .pid = p->pid, .osd = p->osd };
+	}
+	verify_set_targets(verifier, tg, n);
 }
 
 /* --osd: a copy of r's series, op codes and verify lines of that OSD only,
@@ -116,12 +166,11 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 	struct report r = { 0 };
 	void *kept = NULL;
 
-	verify_begin(verifier, &t->procs);	/* Ceph's counters, before */
 	if (tracer_snapshot(t, &r, true)) {
 		fprintf(stderr, "osdhist: out of memory reading the maps\n");
 		return;
 	}
-	verify_end(verifier, &r);	/* ... and after: compared with r */
+	verify_report(verifier, &r);	/* the last judgements: never waited for */
 	r.interval = interval;
 	if (r.traced < 0)
 		r.traced = interval;
@@ -146,6 +195,8 @@ int main(int argc, char **argv)
 	struct kfeatures kf;
 	struct tracer t;
 	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t sigs;
+	static struct pollfd pfd[MAX_PROCS];
 	double last, next_print, next_scan, next_sample, next_verify, wake;
 	long printed = 0;
 	int err, traced;
@@ -170,6 +221,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);	/* print a snapshot now */
+	/* a mask inherited from the parent would hide them */
+	sigprocmask(SIG_UNBLOCK, our_signals(&sigs), NULL);
 	if (tracer_open(&t, &o, &kf)) {
 		tracer_close(&t);
 		export_stop();
@@ -182,7 +235,7 @@ int main(int argc, char **argv)
 	next_scan = last;
 	sampler_start(&t.smp, last);	/* the first window opens now */
 	next_sample = last;
-	next_verify = last + VERIFY_SETTLE_S;
+	next_verify = last;
 	while (!stop) {
 		double now = mono_now();
 
@@ -208,6 +261,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "osdhist: tracing %d ceph-osd process%s\n",
 					traced, traced == 1 ? "" : "es");
 			waiting = !traced;
+			verify_targets(&t);
 			next_scan = now + (o.interval < RESCAN_SEC ? o.interval : RESCAN_SEC);
 		}
 		if (print_now) {
@@ -224,14 +278,13 @@ int main(int argc, char **argv)
 		}
 		if (now >= next_sample)
 			next_sample = sampler_step(&t, mono_now());
-		if (!o.no_verify && now >= next_verify) {
-			verify_between(&t);
-			next_verify = mono_now() + VERIFY_PERIOD_S;
-		}
+		if (verifier)	/* its own clock, whatever the interval; never waits */
+			next_verify = verify_run(verifier, read_maps, &t);
 		wake = next_scan < next_print ? next_scan : next_print;
-		if (!o.no_verify && next_verify < wake)
+		if (verifier && next_verify < wake)
 			wake = next_verify;
-		sleep_until(next_sample < wake ? next_sample : wake);
+		wait_until(next_sample < wake ? next_sample : wake, pfd,
+			   verify_pollfds(verifier, pfd, MAX_PROCS));
 	}
 	if (stop && !err)	/* SIGINT/SIGTERM, -p gone: a final snapshot */
 		print_snapshot(&t, &o, mono_now() - last);

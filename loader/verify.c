@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,7 +14,7 @@
 #include "cli.h"
 #include "report.h"
 #include "clock.h"
-#include "proctable.h"
+#include "proctable.h"	/* MAX_PROCS */
 #include "verify.h"
 
 const char *const verify_counter[NR_VC] = {
@@ -62,24 +63,40 @@ bool verify_step(struct verify_class_report *c, bool inside)
 	return c->mismatch;
 }
 
+double verify_backoff(int failures)
+{
+	double d = VERIFY_BACKOFF_S;
+
+	for (int i = 1; i < failures && d < VERIFY_BACKOFF_MAX_S; i++)
+		d *= 2;
+	return d < VERIFY_BACKOFF_MAX_S ? d : VERIFY_BACKOFF_MAX_S;
+}
+
 /* What the verifier keeps per traced process. */
 struct vosd {
 	struct verify_report rep;
 	double seen;		/* CLOCK_MONOTONIC when first traced */
-	double next_try;	/* backoff after a timeout or garbage */
+	double next_try;	/* backoff after a failure */
+	int failures;		/* in a row */
 	int sock;		/* O_PATH of its admin socket; -1: none found yet */
 	bool has_base;
-	bool c1_ok;		/* this check's first reading is in c1 */
+	bool in_round;		/* asked in the round in flight */
+	struct asok_call call;	/* ... its request */
 	struct ceph_osd_counts c1;
+	__u64 o[NR_VC];		/* osdhist's counts at the round's map read */
 	struct verify_reading base[NR_VC];
 	bool present;
 };
+
+enum round_phase { ROUND_IDLE, ROUND_BEFORE, ROUND_AFTER };
 
 struct verifier {
 	const struct options *opt;
 	const char *proc_root;
 	double started, next_check;
-	bool due;		/* a check is under way (begin done) */
+	enum round_phase phase;
+	double round_start, deadline;
+	double map_time;	/* unix time of the round's map read */
 	bool first;
 	struct vosd osds[MAX_PROCS];
 	int n;
@@ -101,6 +118,7 @@ struct verifier *verify_new(const struct options *o, const char *proc_root)
 	v->opt = o;
 	v->proc_root = proc_root;
 	v->started = mono_now();
+	v->next_check = v->started + VERIFY_SETTLE_S;
 	v->first = true;
 	return v;
 }
@@ -112,12 +130,20 @@ static void drop_sock(struct vosd *e)
 	e->sock = -1;
 }
 
+static void drop(struct vosd *e)
+{
+	if (e->in_round)
+		asok_call_end(&e->call);
+	e->in_round = false;
+	drop_sock(e);
+}
+
 void verify_free(struct verifier *v)
 {
 	if (!v)
 		return;
 	for (int i = 0; i < v->n; i++)
-		drop_sock(&v->osds[i]);
+		drop(&v->osds[i]);
 	free(v);
 }
 
@@ -137,49 +163,44 @@ static void unverified(struct vosd *e, const char *fmt, const char *a, const cha
 	snprintf(e->rep.reason, sizeof(e->rep.reason), fmt, a, b);
 }
 
-/* One perf dump of e's OSD; false (and e unverified, with the reason) on
- * failure. */
-static bool read_ceph(struct verifier *v, struct vosd *e, struct ceph_osd_counts *c)
+/* Any failure: said in the report, the OSD left alone for a while. */
+static void failed(struct vosd *e, enum asok_err err, const char *why)
 {
-	char why[128], path[PATH_MAX];
-	const char *how;
-	enum asok_err err;
-	char *reply;
-	size_t len;
-	int r;
-
-	if (e->sock < 0) {
-		r = asok_find(v->proc_root, e->rep.pid, e->rep.osd, &e->sock, path,
-			      sizeof(path), &how);
-		if (r) {
-			e->rep.socket[0] = 0;
-			unverified(e, "%s: %s", asok_err_name[r == -EACCES || r == -EPERM ?
-					ASOK_PERMISSION : ASOK_NO_SOCKET],
-				   r == -ENOENT ? "no admin socket found (listening "
-				   "sockets, command line, config)" : strerror(-r));
-			return false;
-		}
-		if (snprintf(e->rep.socket, sizeof(e->rep.socket), "%s", path) >=
-		    (int)sizeof(e->rep.socket))
-			memcpy(e->rep.socket + sizeof(e->rep.socket) - 4, "...", 4);
-		if (v->opt->verbose)
-			fprintf(stderr, "osdhist: osd.%d (pid %d): admin socket %s (%s)\n",
-				e->rep.osd, e->rep.pid, path, how);
-	}
-	err = asok_request(e->sock, ASOK_PERF_CMD, VERIFY_TIMEOUT_MS,
-			   &reply, &len, why, sizeof(why));
-	if (!err) {
-		err = asok_parse_perf(reply, len, c, why, sizeof(why));
-		free(reply);
-	}
-	if (!err)
-		return true;
 	unverified(e, "%s: %s", asok_err_name[err], why);
 	if (err == ASOK_NO_SOCKET || err == ASOK_PERMISSION)
-		drop_sock(e);	/* look again next time: it may move */
-	if (err == ASOK_TIMEOUT || err == ASOK_GARBAGE)
-		e->next_try = mono_now() + VERIFY_BACKOFF_S;
-	return false;
+		drop_sock(e);	/* look again after the backoff: it may move */
+	e->failures++;
+	e->next_try = mono_now() + verify_backoff(e->failures);
+	if (e->in_round)
+		asok_call_end(&e->call);
+	e->in_round = false;
+}
+
+/* The admin socket of e, searched for once; false (e failed) if none. */
+static bool have_sock(struct verifier *v, struct vosd *e)
+{
+	char path[PATH_MAX];
+	const char *how;
+	int r;
+
+	if (e->sock >= 0)
+		return true;
+	r = asok_find(v->proc_root, e->rep.pid, e->rep.osd, &e->sock, path,
+		      sizeof(path), &how);
+	if (r) {
+		e->rep.socket[0] = 0;
+		failed(e, r == -EACCES || r == -EPERM ? ASOK_PERMISSION : ASOK_NO_SOCKET,
+		       r == -ENOENT ? "no admin socket found (listening sockets, "
+		       "command line, config)" : strerror(-r));
+		return false;
+	}
+	if (snprintf(e->rep.socket, sizeof(e->rep.socket), "%s", path) >=
+	    (int)sizeof(e->rep.socket))
+		memcpy(e->rep.socket + sizeof(e->rep.socket) - 4, "...", 4);
+	if (v->opt->verbose)
+		fprintf(stderr, "osdhist: osd.%d (pid %d): admin socket %s (%s)\n",
+			e->rep.osd, e->rep.pid, path, how);
+	return true;
 }
 
 static struct vosd *find(struct verifier *v, pid_t pid)
@@ -190,67 +211,119 @@ static struct vosd *find(struct verifier *v, pid_t pid)
 	return NULL;
 }
 
-void verify_begin(struct verifier *v, const struct proc_table *pt)
+void verify_set_targets(struct verifier *v, const struct verify_target *t, int n)
 {
-	const struct proc_slot *procs = pt->slot;
 	double now = mono_now();
 
 	if (!v)
 		return;
 	for (int i = 0; i < v->n; i++)
 		v->osds[i].present = false;
-	for (int i = 0; i < pt->n; i++) {
+	for (int i = 0; i < n; i++) {
 		struct vosd *e;
 
-		if (procs[i].dead || (v->opt->osd >= 0 && procs[i].osd != v->opt->osd))
+		if (v->opt->osd >= 0 && t[i].osd != v->opt->osd)
 			continue;
-		e = find(v, procs[i].pid);
+		e = find(v, t[i].pid);
 		if (!e) {
 			if (v->n == MAX_PROCS)
 				continue;
 			e = &v->osds[v->n++];
 			memset(e, 0, sizeof(*e));
 			e->sock = -1;
-			e->rep.pid = procs[i].pid;
+			e->rep.pid = t[i].pid;
 			/* the OSDs there at start were attached before the
-			 * first snapshot; later ones, before this one */
+			 * first snapshot; later ones, before this scan */
 			e->seen = v->first ? v->started : now;
 			unverified(e, "%s%s", "waiting for the first check", "");
 		}
-		e->rep.osd = procs[i].osd;
+		e->rep.osd = t[i].osd;
 		e->present = true;
 	}
 	v->first = false;
-	for (int i = 0; i < v->n; i++)	/* processes gone: forget them */
-		if (!v->osds[i].present)
-		{
-			drop_sock(&v->osds[i]);
+	for (int i = 0; i < v->n; i++)	/* processes gone or untraced: forget them */
+		if (!v->osds[i].present) {
+			drop(&v->osds[i]);
 			v->osds[i--] = v->osds[--v->n];
 		}
+}
 
-	v->due = now >= v->next_check;
-	if (!v->due)
-		return;
-	/* a snapshot a little early (SIGUSR1, jitter) still checks */
-	v->next_check = now + VERIFY_PERIOD_S * 0.9;
+/* Whether e is asked in a round beginning now (the reason set if not). */
+static bool due(struct verifier *v, struct vosd *e, double now)
+{
+	if (v->opt->sample_on > 0) {
+		unverified(e, "%s%s", "--sample: osdhist follows only the ops "
+			   "of its windows, Ceph counts them all", "");
+		return false;
+	}
+	if (e->rep.osd < 0) {
+		unverified(e, "%s%s", "no OSD id on the command line", "");
+		return false;
+	}
+	/* a failure's reason is kept through its backoff */
+	return now >= e->next_try && now - e->seen >= VERIFY_SETTLE_S;
+}
+
+/* One leg: the same request to every OSD of the round, all at once. */
+static bool send_all(struct verifier *v, double deadline)
+{
+	bool any = false;
+
 	for (int i = 0; i < v->n; i++) {
 		struct vosd *e = &v->osds[i];
 
-		e->c1_ok = false;
-		if (v->opt->sample_on > 0) {
-			unverified(e, "%s%s", "--sample: osdhist follows only the ops "
-				   "of its windows, Ceph counts them all", "");
+		if (!e->in_round)
 			continue;
-		}
-		if (e->rep.osd < 0) {
-			unverified(e, "%s%s", "no OSD id on the command line", "");
+		asok_call_start(&e->call, e->sock, ASOK_PERF_CMD);
+		any = true;
+	}
+	v->deadline = deadline;
+	return any;
+}
+
+static bool start_round(struct verifier *v, double now)
+{
+	v->round_start = now;
+	for (int i = 0; i < v->n; i++) {
+		struct vosd *e = &v->osds[i];
+
+		e->in_round = due(v, e, now) && have_sock(v, e);
+	}
+	return send_all(v, now + VERIFY_TIMEOUT_MS / 1e3);
+}
+
+/* Reads and writes what is ready; true when every request is done. */
+static bool step_all(struct verifier *v)
+{
+	bool done = true;
+
+	for (int i = 0; i < v->n; i++)
+		if (v->osds[i].in_round)
+			done &= asok_call_step(&v->osds[i].call);
+	return done;
+}
+
+/* The leg is over: each answer parsed into c (c1 or c2 of its OSD), or
+ * the OSD failed and out of the round. */
+static void end_leg(struct verifier *v, struct ceph_osd_counts *c2)
+{
+	for (int i = 0; i < v->n; i++) {
+		struct vosd *e = &v->osds[i];
+		struct ceph_osd_counts *c = c2 ? &c2[i] : &e->c1;
+		enum asok_err err;
+		char why[128];
+
+		if (!e->in_round)
 			continue;
-		}
-		if (now < e->next_try)
-			continue;	/* keeps the reason of the last failure */
-		if (now - e->seen < VERIFY_SETTLE_S)
-			continue;
-		e->c1_ok = read_ceph(v, e, &e->c1);
+		asok_call_expire(&e->call);
+		err = e->call.err;
+		if (!err)
+			err = asok_parse_perf(e->call.buf, e->call.len, c, why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), "%s", e->call.why);
+		asok_call_end(&e->call);
+		if (err)
+			failed(e, err, why);
 	}
 }
 
@@ -266,6 +339,27 @@ static __u64 ours_of(const struct report *r, int osd, __u8 cls)
 	return n;
 }
 
+/* Between the legs: osdhist's own counts, after every c1 came in. */
+static bool read_ours(struct verifier *v, verify_read_maps read_maps, void *ctx)
+{
+	struct report r = { 0 };
+	bool any = false;
+
+	if (read_maps(ctx, &r))
+		return false;	/* out of memory: this round is void */
+	v->map_time = r.time;
+	for (int i = 0; i < v->n; i++) {
+		struct vosd *e = &v->osds[i];
+
+		if (!e->in_round)
+			continue;
+		for (int k = 0; k < NR_VC; k++)
+			e->o[k] = ours_of(&r, e->rep.osd, verify_op_class[k]);
+		any = true;
+	}
+	return any;
+}
+
 static void say_mismatch(const struct vosd *e, int k)
 {
 	const struct verify_judgement *j = &e->rep.cls[k].j;
@@ -278,16 +372,16 @@ static void say_mismatch(const struct vosd *e, int k)
 		(long long)j->ceph_hi);
 }
 
-static void compare(struct verifier *v, struct vosd *e, const struct report *r,
-		    const struct ceph_osd_counts *c2)
+static void compare(struct verifier *v, struct vosd *e, const struct ceph_osd_counts *c2)
 {
 	struct verify_reading now[NR_VC];
 	bool any = false, reset = false;
 
+	e->failures = 0;
 	for (int k = 0; k < NR_VC; k++) {
 		now[k].c1 = counter_of(&e->c1, k);
 		now[k].c2 = counter_of(c2, k);
-		now[k].o = ours_of(r, e->rep.osd, verify_op_class[k]);
+		now[k].o = e->o[k];
 		/* a counter going back: someone ran "perf reset" */
 		if (e->has_base && (now[k].c1 < e->base[k].c1 || now[k].o < e->base[k].o))
 			reset = true;
@@ -295,7 +389,7 @@ static void compare(struct verifier *v, struct vosd *e, const struct report *r,
 	if (!e->has_base || reset) {
 		memcpy(e->base, now, sizeof(now));
 		e->has_base = true;
-		e->rep.since = r->time;
+		e->rep.since = v->map_time;
 		e->rep.checks = 0;
 		memset(e->rep.cls, 0, sizeof(e->rep.cls));
 		unverified(e, "%s%s", reset ? "Ceph's counters were reset; new baseline "
@@ -334,21 +428,75 @@ static void compare(struct verifier *v, struct vosd *e, const struct report *r,
 	}
 }
 
-void verify_end(struct verifier *v, struct report *r)
+/* The second leg is over: judge every OSD that answered both. */
+static void judge_all(struct verifier *v)
+{
+	static struct ceph_osd_counts c2[MAX_PROCS];
+
+	end_leg(v, c2);
+	for (int i = 0; i < v->n; i++) {
+		struct vosd *e = &v->osds[i];
+
+		if (e->in_round)
+			compare(v, e, &c2[i]);
+		e->in_round = false;
+	}
+}
+
+double verify_run(struct verifier *v, verify_read_maps read_maps, void *ctx)
+{
+	double now = mono_now(), end;
+
+	if (!v)
+		return now + 3600;
+	if (v->phase == ROUND_IDLE) {
+		if (now < v->next_check)
+			return v->next_check;
+		v->next_check = now + VERIFY_PERIOD_S;
+		if (!start_round(v, now))
+			return v->next_check;
+		v->phase = ROUND_BEFORE;
+	}
+	while (step_all(v) || (now = mono_now()) >= v->deadline) {
+		if (v->phase == ROUND_AFTER) {
+			judge_all(v);
+			v->phase = ROUND_IDLE;
+			return v->next_check;
+		}
+		end_leg(v, NULL);
+		end = v->round_start + VERIFY_ROUND_MS / 1e3;
+		now = mono_now();
+		if (!read_ours(v, read_maps, ctx) ||
+		    !send_all(v, now + VERIFY_TIMEOUT_MS / 1e3 < end ?
+			      now + VERIFY_TIMEOUT_MS / 1e3 : end)) {
+			for (int i = 0; i < v->n; i++)
+				v->osds[i].in_round = false;
+			v->phase = ROUND_IDLE;
+			return v->next_check;
+		}
+		v->phase = ROUND_AFTER;
+	}
+	return v->deadline;
+}
+
+int verify_pollfds(const struct verifier *v, struct pollfd *p, int max)
+{
+	int n = 0;
+
+	for (int i = 0; v && i < v->n && n < max; i++) {
+		const struct vosd *e = &v->osds[i];
+		short ev = e->in_round ? asok_call_events(&e->call) : 0;
+
+		if (ev)
+			p[n++] = (struct pollfd){ .fd = e->call.s, .events = ev };
+	}
+	return n;
+}
+
+void verify_report(struct verifier *v, struct report *r)
 {
 	if (!v)
 		return;
-	for (int i = 0; v->due && i < v->n; i++) {
-		struct vosd *e = &v->osds[i];
-		struct ceph_osd_counts c2;
-
-		if (!e->c1_ok)
-			continue;
-		e->c1_ok = false;
-		if (read_ceph(v, e, &c2))
-			compare(v, e, r, &c2);
-	}
-	v->due = false;
 	for (int i = 0; i < v->n; i++)
 		v->reports[i] = v->osds[i].rep;
 	r->verify = v->reports;

@@ -26,10 +26,37 @@
  * consecutive checks is a mismatch; it is cleared when the class is inside
  * again at VERIFY_PERSIST consecutive checks.
  *
- * Never harm the OSD: read-only "perf dump" of one logger, one request at a
- * time, each bounded by VERIFY_TIMEOUT_MS (non-blocking socket and poll), at
- * most one check every VERIFY_PERIOD_S, and an OSD whose socket timed out
- * or answered garbage is left alone for VERIFY_BACKOFF_S.
+ * Never harm the OSD: read-only "perf dump" of one logger, at most one
+ * request to an OSD at a time, at most one round every VERIFY_PERIOD_S.
+ *
+ * Never be stalled by a process (issue 23): anything named ceph-osd may
+ * offer an admin socket, and answer slowly, never, or at length.  So:
+ *  - The check is a non-blocking state machine that main's loop drives
+ *    (verify_run, with its sockets in main's ppoll), not a thread: the
+ *    rule above needs the map read between the two readings, and
+ *    tracer_snapshot is not thread-safe; a state machine reads the maps
+ *    from the loop like any snapshot, with nothing shared and no lock.
+ *    A snapshot never waits for it: a snapshot due while a round is in
+ *    flight is printed on time with the last finished judgements.
+ *  - A round: connect and send to every OSD due, all at once; poll until
+ *    all have answered or VERIFY_TIMEOUT_MS; read osdhist's maps (c1 all
+ *    in before, so the rule holds); send the second requests; poll again,
+ *    until VERIFY_TIMEOUT_MS or the round's budget VERIFY_ROUND_MS since it
+ *    began; judge.  64 OSDs that answer after 190 ms cost one round ~0.4 s,
+ *    in the background, not 64 x 2 x 0.19 s of blocked loop.
+ *  - An answer is at most ASOK_MAX_REPLY (asok.h), sized from real ones;
+ *    more is garbage.
+ *  - Only OSDs osdhist traces are asked (main gives the targets: not a
+ *    process whose binary was refused, nor one not traced at all).
+ *  - After a failure (timeout, garbage, no socket found, permission) the
+ *    OSD is left alone for verify_backoff(failures): VERIFY_BACKOFF_S,
+ *    doubling at each failure in a row up to VERIFY_BACKOFF_MAX_S.  A
+ *    socket once found is kept (an O_PATH descriptor) until it fails, so
+ *    the search runs once per OSD, not at every check.
+ * What a round still does inline, in the loop: asok_find() for an OSD
+ * with no socket yet (reads of its /proc files and config, each capped,
+ * asok_find.h), the parse of each answer (at most 64 KiB), and one map
+ * read, as a snapshot does.
  */
 #include <stdbool.h>
 #include <sys/types.h>
@@ -38,9 +65,14 @@
 #define VERIFY_SLACK		16
 #define VERIFY_PERSIST		2
 #define VERIFY_PERIOD_S		1.0
+/* Each of a round's two legs; a whole round (both, and the map read).
+ * tests/integration/test_verify.sh reads VERIFY_TIMEOUT_MS's line. */
 #define VERIFY_TIMEOUT_MS	200
+#define VERIFY_ROUND_MS		500
 #define VERIFY_SETTLE_S		0.5
+/* After a first failure; doubling at each one in a row, up to the max. */
 #define VERIFY_BACKOFF_S	10.0
+#define VERIFY_BACKOFF_MAX_S	320.0
 
 /* The classes compared, and Ceph's counter for each. */
 enum verify_class { VC_READ, VC_WRITE, VC_RW, VC_SUBOP, NR_VC };
@@ -91,19 +123,38 @@ struct verify_report {
  * feeds one judgement, returns whether the class is now a mismatch. */
 bool verify_step(struct verify_class_report *c, bool inside);
 
+/* Seconds an OSD is left alone after its n-th failure in a row (n >= 1). */
+double verify_backoff(int failures);
+
 struct options;
-struct proc_table;
+struct pollfd;
 struct report;
 struct verifier;
+
+/* A process the check may ask: one osdhist traces. */
+struct verify_target {
+	pid_t pid;
+	int osd;	/* -1: no id on its command line */
+};
 
 /* NULL with --no-verify (or out of memory, said on stderr). */
 struct verifier *verify_new(const struct options *o, const char *proc_root);
 void verify_free(struct verifier *v);
-/* Before the snapshot reads the maps: Ceph's first reading of each traced
- * OSD, if a check is due. */
-void verify_begin(struct verifier *v, const struct proc_table *pt);
-/* After: the second reading, the comparison with r's cumulative counts,
- * and r->verify / r->nverify set for the renderers. */
-void verify_end(struct verifier *v, struct report *r);
+/* The traced processes, after each rescan: new ones are added, gone ones
+ * forgotten (a request to one in flight is dropped). */
+void verify_set_targets(struct verifier *v, const struct verify_target *t, int n);
+/* Reads osdhist's cumulative counts without advancing the snapshots
+ * (tracer_snapshot(t, r, false)); 0 or -1. */
+typedef int (*verify_read_maps)(void *ctx, struct report *r);
+/* Moves the round on as far as it can without waiting: starts one when
+ * due, reads what the sockets have, reads the maps and judges when a leg
+ * is over.  Returns the CLOCK_MONOTONIC time it wants to run again at the
+ * latest; sooner if verify_pollfds' sockets are ready. */
+double verify_run(struct verifier *v, verify_read_maps read_maps, void *ctx);
+/* The sockets of the round in flight and what to poll them for; at most
+ * max, returns how many. */
+int verify_pollfds(const struct verifier *v, struct pollfd *p, int max);
+/* r->verify / r->nverify: the last finished judgement of each OSD. */
+void verify_report(struct verifier *v, struct report *r);
 
 #endif

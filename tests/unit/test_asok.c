@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,12 +62,13 @@ static void parse_perf(void **state)
 
 /* ---- in-process servers ---- */
 
-enum mode { M_GOOD, M_HANG, M_GARBAGE, M_SHORT };
+enum mode { M_GOOD, M_HANG, M_GARBAGE, M_SHORT, M_HUGE, M_TOGETHER };
 
 struct server {
 	int fd;
 	enum mode mode;
-	int release;		/* M_HANG: read end of a pipe, EOF once the client returned */
+	int release;		/* M_HANG, M_HUGE: read end of a pipe, EOF once the client returned */
+	pthread_barrier_t *all;	/* M_TOGETHER: every server has its request */
 	char got[256];		/* the request as received, up to its NUL */
 	size_t gotlen;
 };
@@ -86,11 +88,18 @@ static void *serve(void *arg)
 			break;
 	}
 	switch (s->mode) {
+	case M_TOGETHER:	/* answers once every server has a request */
+		pthread_barrier_wait(s->all);
+		/* fall through */
 	case M_GOOD:	/* the length and the body in two writes, as Ceph does */
 		(void)!write(c, &len, 4);
 		usleep(10000);
 		(void)!write(c, perf, sizeof(perf) - 1);
 		break;
+	case M_HUGE:	/* a 16 MiB answer announced, then nothing */
+		len = htonl(16u << 20);
+		(void)!write(c, &len, 4);
+		/* fall through */
 	case M_HANG:	/* answers nothing until the test lets it go */
 		{
 			char b;
@@ -212,6 +221,10 @@ static void client(void **state)
 	assert_true(ms >= HANG_MS && ms < 5000);
 	assert_int_equal(ask(path, M_GARBAGE, &out, &len, why, &ms), ASOK_GARBAGE);
 	assert_int_equal(ask(path, M_SHORT, &out, &len, why, &ms), ASOK_GARBAGE);
+	/* above ASOK_MAX_REPLY: garbage from the header alone, not a wait
+	 * for a body that would then be refused (or parsed) */
+	assert_int_equal(ask(path, M_HUGE, &out, &len, why, &ms), ASOK_GARBAGE);
+	assert_non_null(strstr(why, "16777216 bytes is above"));
 
 	/* nobody there: the socket file is left, its listener closed */
 	{
@@ -222,6 +235,60 @@ static void client(void **state)
 		assert_int_equal(request_at(path, 200, &out, &len, why), ASOK_NO_SOCKET);
 		unlink(path);
 	}
+}
+
+/* Requests in flight together (the verifier's round): each server answers
+ * only once all of them have their request, so a client that did them one
+ * after the other would get none within the deadline. */
+#define NTOGETHER 4
+static void calls_together(void **state)
+{
+	struct server s[NTOGETHER];
+	struct asok_call c[NTOGETHER];
+	pthread_t th[NTOGETHER];
+	pthread_barrier_t all;
+	char path[NTOGETHER][PATH_MAX];
+	int fd[NTOGETHER];
+	struct timespec t0;
+
+	(void)state;
+	assert_int_equal(pthread_barrier_init(&all, NULL, NTOGETHER), 0);
+	for (int i = 0; i < NTOGETHER; i++) {
+		s[i] = (struct server){ .mode = M_TOGETHER, .all = &all };
+		snprintf(path[i], sizeof(path[i]), "%s/ceph-osd.%d.asok", dir, 10 + i);
+		listen_at(&s[i], path[i]);
+		fd[i] = open(path[i], O_PATH | O_CLOEXEC);
+		assert_true(fd[i] >= 0);
+		assert_int_equal(pthread_create(&th[i], NULL, serve, &s[i]), 0);
+		asok_call_start(&c[i], fd[i], ASOK_PERF_CMD);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (bool done = false; !done && ms_since(&t0) < ANSWER_MS;) {
+		struct pollfd p[NTOGETHER];
+		int n = 0;
+
+		for (int i = 0; i < NTOGETHER; i++)
+			if (asok_call_events(&c[i]))
+				p[n++] = (struct pollfd){ .fd = c[i].s, .events = asok_call_events(&c[i]) };
+		poll(p, n, 100);
+		done = true;
+		for (int i = 0; i < NTOGETHER; i++)
+			done &= asok_call_step(&c[i]);
+	}
+	for (int i = 0; i < NTOGETHER; i++) {
+		asok_call_expire(&c[i]);
+		assert_int_equal(c[i].err, ASOK_OK);
+		assert_int_equal(c[i].len, sizeof(perf) - 1);
+		assert_string_equal(c[i].buf, perf);
+		asok_call_end(&c[i]);
+		assert_null(c[i].buf);
+		assert_int_equal(c[i].s, -1);
+		pthread_join(th[i], NULL);
+		close(s[i].fd);
+		close(fd[i]);
+		unlink(path[i]);
+	}
+	pthread_barrier_destroy(&all);
 }
 
 /* A socket path longer than sun_path's 108 bytes (a deep chroot). */
@@ -373,6 +440,7 @@ int run_asok_tests(void)
 		cmocka_unit_test(parse_perf),
 		cmocka_unit_test(client),
 		cmocka_unit_test(client_long_path),
+		cmocka_unit_test(calls_together),
 		cmocka_unit_test(find_from_config),
 	};
 	return cmocka_run_group_tests_name("asok", tests, setup, teardown);

@@ -96,6 +96,21 @@ static void step_persistence(void **state)
 	assert_false(verify_step(&c, true));
 }
 
+/* After failures in a row: VERIFY_BACKOFF_S, doubling, capped; a fake
+ * that always fails is asked ever more rarely, never more than every
+ * VERIFY_BACKOFF_MAX_S apart. */
+static void backoff(void **state)
+{
+	(void)state;
+	assert_true(verify_backoff(1) == VERIFY_BACKOFF_S);
+	assert_true(verify_backoff(2) == 2 * VERIFY_BACKOFF_S);
+	assert_true(verify_backoff(3) == 4 * VERIFY_BACKOFF_S);
+	for (int n = 2; n < 100; n++)
+		assert_true(verify_backoff(n) >= verify_backoff(n - 1));
+	assert_true(verify_backoff(99) == VERIFY_BACKOFF_MAX_S);
+	assert_true(verify_backoff(1 << 30) == VERIFY_BACKOFF_MAX_S);
+}
+
 static void names(void **state)
 {
 	(void)state;
@@ -177,6 +192,7 @@ int run_verify_tests(void)
 		cmocka_unit_test(rule_outside),
 		cmocka_unit_test(rule_bounded_vs_growing),
 		cmocka_unit_test(step_persistence),
+		cmocka_unit_test(backoff),
 		cmocka_unit_test(names),
 		cmocka_unit_test(renderers),
 	};
