@@ -19,6 +19,7 @@
 #include "osdhist.h"
 #include "osdhist.skel.h"
 #include "binaries.h"
+#include "escape.h"
 #include "procs.h"
 #include "cli.h"
 #include "testhooks.h"
@@ -215,7 +216,7 @@ static int sync_links(struct binaries *bs, struct binary_slot *b, enum window wi
 			int e = errno;
 
 			fprintf(stderr, "osdhist: cannot attach a uprobe to %s in %s "
-				"(pid %d): %s%s\n", probe_fn_pretty[f], b->where, b->pid,
+				"(pid %d): %s%s\n", probe_fn_pretty[f], ESC(b->where), b->pid,
 				strerror(e), e == EPERM || e == EACCES ?
 				"; run as root or with CAP_PERFMON and CAP_SYS_ADMIN" : "");
 			for (int g = 0; g < NR_PROBE_FNS; g++) {
@@ -326,7 +327,7 @@ static int attach_new(struct binaries *bs, struct binary_slot *b, const struct o
 
 	if (p->unsupported) {
 		fprintf(stderr, "osdhist: cannot trace pid %d: %s is %s\n", pid,
-			b->where, p->unsupported);
+			ESC(b->where), p->unsupported);
 		return 1;
 	}
 	/* Through /proc/PID/exe: the binary may only exist in the process's
@@ -345,7 +346,7 @@ static int attach_new(struct binaries *bs, struct binary_slot *b, const struct o
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", b->fd);
 	if (binary_inspect(path, b->where, &ob, err, sizeof(err))) {
-		fprintf(stderr, "osdhist: cannot trace pid %d: %s\n", pid, err);
+		fprintf(stderr, "osdhist: cannot trace pid %d: %s\n", pid, ESC(err));
 		return 1;
 	}
 	memcpy(b->build_id, ob.build_id, sizeof(b->build_id));
@@ -357,7 +358,7 @@ static int attach_new(struct binaries *bs, struct binary_slot *b, const struct o
 			continue;
 		fprintf(stderr, "osdhist: cannot trace pid %d with %s: its ceph-osd "
 			"(build-id %s) lacks %s; run without it\n", pid,
-			osd_feature_name[f], ob.build_id, why);
+			osd_feature_name[f], ESC(ob.build_id), ESC(why));
 		return 1;
 	}
 	testhook_offsets(&ob.offs);	/* test build only: OSDHIST_TEST_OFFSETS */
@@ -365,14 +366,14 @@ static int attach_new(struct binaries *bs, struct binary_slot *b, const struct o
 		fprintf(stderr, "osdhist: cannot trace pid %d: in its ceph-osd (build-id "
 			"%s) the OpRequest or Message fields osdhist reads span more "
 			"than %d bytes; this layout is not supported\n", pid,
-			ob.build_id, READ_WINDOW_MAX);
+			ESC(ob.build_id), READ_WINDOW_MAX);
 		return 1;
 	}
 	optypes = !bs->opt->no_op_types;
 	if (optypes && binary_feature(&ob, FEAT_OPTYPES, why, sizeof(why))) {
 		fprintf(stderr, "osdhist: op types are not counted for pid %d: its "
 			"ceph-osd (build-id %s) lacks %s; its ops are counted by "
-			"class only\n", pid, ob.build_id, why);
+			"class only\n", pid, ESC(ob.build_id), ESC(why));
 		optypes = false;
 	}
 	b->row = take_row(bs, &ob.offs, optypes);
@@ -387,7 +388,7 @@ static int attach_new(struct binaries *bs, struct binary_slot *b, const struct o
 	if (win == WIN_OPEN)
 		open_row(bs, b->row, realtime_ns());
 	fprintf(stderr, "osdhist: attached to ceph-osd %s (build-id %s, inode %lu) "
-		"seen in pid %d%s\n", b->where, b->build_id, (unsigned long)p->ino, pid,
+		"seen in pid %d%s\n", ESC(b->where), ESC(b->build_id), (unsigned long)p->ino, pid,
 		bs->opt->sample_on > 0 ? " (sampled: probes follow the windows)" : "");
 	return 0;
 }
@@ -461,7 +462,7 @@ void binaries_release_unused(struct binaries *bs)
 			continue;
 		fprintf(stderr, "osdhist: released ceph-osd %s (build-id %s, "
 			"inode %lu): no process runs it any more\n",
-			b->where, b->build_id, (unsigned long)b->ino);
+			ESC(b->where), ESC(b->build_id), (unsigned long)b->ino);
 		destroy_links(b->links, NR_PROBE_FNS);
 		if (b->row >= 0)
 			bs->rows_used &= ~(1u << b->row);

@@ -98,24 +98,10 @@ static int read_maps(void *t, struct report *r)
 	return tracer_snapshot(t, r, false);
 }
 
-/* Whether osdhist traces pid: its binary (device + inode, as
- * procs_inspect() saw it) has probes, not refused. */
-static bool traces(const struct tracer *t, pid_t pid)
-{
-	char exe[64];
-	struct stat st;
-
-	snprintf(exe, sizeof(exe), "%s/%d/exe", t->proc_root, pid);
-	if (stat(exe, &st))
-		return false;
-	for (int i = 0; i < t->bins.n; i++)
-		if (t->bins.slot[i].dev == st.st_dev && t->bins.slot[i].ino == st.st_ino)
-			return !t->bins.slot[i].refused;
-	return false;
-}
-
-/* After a rescan: the processes the self-check may ask, only those
- * traced (issue 23: anything may be named ceph-osd). */
+/* After a rescan: the processes the self-check may ask.  The proc table
+ * holds traced processes only (issue 23: anything may be named ceph-osd),
+ * and one that claims the id of another (counted as osd -1) has no OSD of
+ * its own to check: its duplicate is in health. */
 static void verify_targets(const struct tracer *t)
 {
 	static struct verify_target tg[MAX_PROCS];
@@ -126,7 +112,7 @@ static void verify_targets(const struct tracer *t)
 	for (int i = 0; i < t->procs.n; i++) {
 		const struct proc_slot *p = &t->procs.slot[i];
 
-		if (!p->dead && traces(t, p->pid))
+		if (!p->dead && !(p->osd < 0 && p->claimed >= 0))
 			tg[n++] = (struct verify_target){ .pid = p->pid, .osd = p->osd };
 	}
 	verify_set_targets(verifier, tg, n);

@@ -11,6 +11,7 @@
 
 #include "asok.h"
 #include "asok_find.h"
+#include "escape.h"
 #include "cli.h"
 #include "report.h"
 #include "clock.h"
@@ -199,7 +200,7 @@ static bool have_sock(struct verifier *v, struct vosd *e)
 		memcpy(e->rep.socket + sizeof(e->rep.socket) - 4, "...", 4);
 	if (v->opt->verbose)
 		fprintf(stderr, "osdhist: osd.%d (pid %d): admin socket %s (%s)\n",
-			e->rep.osd, e->rep.pid, path, how);
+			e->rep.osd, e->rep.pid, ESC(path), how);
 	return true;
 }
 

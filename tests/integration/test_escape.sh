@@ -117,9 +117,13 @@ check_eq "JSON: every line is an object of a known type" \
 	"$(jq -r 'select(.type | IN("hist","optype","opcode","verify","health") | not) | .type' "$TOUT" | wc -l)" 0
 check_eq "JSON: write count of osd.$ID = op_w delta" "$(oh_count 0 "$n" "$ID" write)" "$((W1 - W0))"
 check "the bench wrote" [ "$((W1 - W0))" -ge 10 ]
-echo "# verify lines of the fakes' pids (today's verifier also asks untraced processes): $(jq -c --argjson a "$FA" --argjson b "$FB" 'select(.type == "verify" and (.pid == $a or .pid == $b))' "$TOUT" | wc -l)"
-echo "# the trace's stderr (attach.c, discover.c: not asserted here):"
+check_eq "JSON: no verify line for the fakes (untraced: never asked)" \
+	"$(jq -c --argjson a "$FA" --argjson b "$FB" 'select(.type == "verify" and (.pid == $a or .pid == $b))' "$TOUT" | wc -l)" 0
 sed 's/^/#   /' "$TERR" | cat -v
+check "trace stderr: no ESC, CR or byte >= 0x7f" no_raw "$TERR"
+check "trace stderr: no forged line" no_forged "$TERR"
+check "trace stderr: the fake's refusal is said, its path escaped" \
+	grep -qF 'x\nosd.7' "$TERR"
 
 "$OSDHIST" -p "$PID" 1 2 >"$W/text" 2>"$W/text.err" &
 T=$!
