@@ -255,6 +255,24 @@ $(OUT)/fuzz_binary_cov: $(FUZZ_SRCS) $(FUZZ_HDRS) | $(OUT)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -fprofile-instr-generate \
 		-fcoverage-mapping $(FUZZ_SRCS) $(FUZZ_LIBS) -o $@
 
+# The parsers of what a process offers as text (issue 23): its ceph.conf,
+# its command line, its admin socket's answer.  One harness each, linked
+# with only the files it needs, in the same ASan+UBSan build as fuzz_binary
+# (tests/integration/test_fuzz_text.sh runs them).
+FUZZ_TEXT        = fuzz_conf fuzz_cmdline fuzz_perf
+FUZZ_conf_SRCS    = loader/asok_find.c $(wildcard loader/proot.c)
+FUZZ_cmdline_SRCS = loader/procs.c loader/asok_find.c $(wildcard loader/proot.c)
+FUZZ_perf_SRCS    = loader/asok.c
+FUZZ_perf_LIBS    = $(shell pkg-config --libs json-c || echo -ljson-c)
+FUZZ_TEXT_CFLAGS  = $(FUZZ_CFLAGS) -Iloader $(shell pkg-config --cflags json-c)
+
+$(FUZZ_TEXT:%=$(OUT)/%): $(OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard loader/*.h) | $(OUT)
+	$(FUZZ_CC) $(FUZZ_TEXT_CFLAGS) -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all $< $(FUZZ_$*_SRCS) $(FUZZ_$*_LIBS) -o $@
+$(OUT)/fuzz_conf: $(FUZZ_conf_SRCS)
+$(OUT)/fuzz_cmdline: $(FUZZ_cmdline_SRCS)
+$(OUT)/fuzz_perf: $(FUZZ_perf_SRCS)
+
 # The DWARF oracle of test_dwarf.sh: the offsets osdhist derives from code,
 # read from Debian's ceph-osd-dbg with libdw instead.  Test-only.
 $(OUT)/dwarf_offsets: tests/dwarf/dwarf_offsets.c | $(OUT)
