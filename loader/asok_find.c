@@ -82,21 +82,24 @@ static int socket_inodes(const char *proc_root, pid_t pid, unsigned long **out)
 
 static int from_listening(const char *proc_root, pid_t pid, char *path, size_t size)
 {
-	unsigned long *inos = NULL, best_ino = 0;
+	unsigned long *inos = NULL, *hit;
 	char file[PATH_MAX], line[PATH_MAX + 128], best[PATH_MAX] = "";
 	int n = socket_inodes(proc_root, pid, &inos), err = 0;
-	size_t bytes = 0, lines = 0;
+	size_t bytes = 0, lines = 0, best_at = 0, *seen;
 	FILE *f;
 
 	if (n <= 0) {
 		free(inos);
 		return n ? n : -ENOENT;
 	}
+	seen = calloc(n, sizeof(*seen));	/* lines naming each inode */
 	snprintf(file, sizeof(file), "%s/%d/net/unix", proc_root, pid);
-	f = fopen(file, "re");
+	f = seen ? fopen(file, "re") : NULL;
 	if (!f) {
+		err = seen ? -errno : -ENOMEM;
+		free(seen);
 		free(inos);
-		return -errno;
+		return err;
 	}
 	/* Num RefCount Protocol Flags Type St Inode Path */
 	while (fgets(line, sizeof(line), f)) {
@@ -113,27 +116,30 @@ static int from_listening(const char *proc_root, pid_t pid, char *path, size_t s
 		if (sscanf(line, "%*s %*x %*x %x %x %*x %lu %4095s", &flags, &type,
 			   &ino, name) != 4)
 			continue;
-		/* The kernel prints a socket's name raw, newlines too, so a
-		 * process can bind a name that reads as a second line for
-		 * another socket's inode, with a name of its choosing.  The
-		 * real line for that inode is always there too: an inode named
-		 * twice is a forgery, and neither name is taken. */
-		if (best[0] && ino == best_ino) {
-			err = -EEXIST;
-			break;
-		}
+		hit = bsearch(&ino, inos, n, sizeof(*inos), cmp_ino);
+		if (!hit)
+			continue;
+		seen[hit - inos]++;
 		if (best[0] || !(flags & UNIX_LISTENING) || type != SOCK_STREAM ||
-		    name[0] != '/' || !bsearch(&ino, inos, n, sizeof(*inos), cmp_ino))
+		    name[0] != '/')
 			continue;
 		/* only a .asok: a socket configured under another name is
 		 * found from the config, never guessed among other listeners */
 		len = strlen(name);
 		if (len > 5 && !strcmp(name + len - 5, ".asok")) {
 			snprintf(best, sizeof(best), "%s", name);
-			best_ino = ino;
+			best_at = hit - inos;
 		}
 	}
 	fclose(f);
+	/* The kernel prints a socket's name raw, newlines too, so a process
+	 * can bind a name that reads as a second line for another socket's
+	 * inode, with a name of its choosing.  The real line for that inode
+	 * is always there too: an inode named twice is a forgery, and neither
+	 * name is taken. */
+	if (!err && best[0] && seen[best_at] > 1)
+		err = -EEXIST;
+	free(seen);
 	free(inos);
 	if (err)
 		return err;

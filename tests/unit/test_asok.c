@@ -488,6 +488,50 @@ static void find_conf_not_regular(void **state)
 	assert_true(ms_since(&t0) < 10000);
 }
 
+/* Found among the sockets it listens on (PROC/PID/fd and net/unix), and a
+ * name forged for its socket's inode by another socket's name, whose
+ * newline makes a second line: neither name is taken, the config decides. */
+static void find_listening(void **state)
+{
+	static const char cmd[] = "ceph-osd\0--id\0" "6\0";
+	static const char real[] =
+		"Num       RefCount Protocol Flags    Type St Inode Path\n"
+		"0000000000000000: 00000002 00000000 00010000 0001 01 777 /run/real.asok\n";
+	static const char forged[] =
+		"Num       RefCount Protocol Flags    Type St Inode Path\n"
+		"0000000000000000: 00000002 00000000 00010000 0001 01 777 /run/real\n"
+		"0000000000000000: 00000002 00000000 00010000 0001 01 888 /x\n"
+		"0000000000000000: 00000002 00000000 00010000 0001 01 777 /run/evil.asok\n";
+	char got[PATH_MAX], why[256];
+	struct server s1, s2, s3;
+	const char *how;
+	char proc[PATH_MAX];
+	int fd;
+
+	(void)state;
+	snprintf(proc, sizeof(proc), "%s/proc", dir);
+	put("proc/600/cmdline", cmd, sizeof(cmd) - 1);
+	link_at("proc/600/fd/3", "socket:[777]");
+	put("proc/600/net/unix", real, sizeof(real) - 1);
+	sock_at("proc/600/root/run/real.asok", &s1);
+	sock_at("proc/600/root/run/evil.asok", &s2);
+	sock_at("proc/600/root/var/run/ceph/ceph-osd.6.asok", &s3);
+	assert_int_equal(asok_locate(proc, 600, 6, &fd, got, sizeof(got), &how, why,
+				     sizeof(why)), 0);
+	assert_string_equal(how, "listening");
+	assert_string_equal(got, "/run/real.asok");
+	same_inode(fd, "proc/600/root/run/real.asok");
+	put("proc/600/net/unix", forged, sizeof(forged) - 1);
+	assert_int_equal(asok_locate(proc, 600, 6, &fd, got, sizeof(got), &how, why,
+				     sizeof(why)), 0);
+	assert_string_equal(how, "config");
+	assert_string_equal(got, "/var/run/ceph/ceph-osd.6.asok");
+	same_inode(fd, "proc/600/root/var/run/ceph/ceph-osd.6.asok");
+	close(s1.fd);
+	close(s2.fd);
+	close(s3.fd);
+}
+
 static void cwd_rel(void **state)
 {
 	char out[PATH_MAX];
@@ -531,6 +575,7 @@ int run_asok_tests(void)
 		cmocka_unit_test(find_from_config),
 		cmocka_unit_test(find_inside_root),
 		cmocka_unit_test(find_conf_not_regular),
+		cmocka_unit_test(find_listening),
 		cmocka_unit_test(cwd_rel),
 	};
 	return cmocka_run_group_tests_name("asok", tests, setup, teardown);
