@@ -7,7 +7,10 @@
 #   - the inputs that once crashed it (tests/fuzz/crashes-NAME/) run clean;
 #   - FUZZ_TEXT_SECONDS (30) of fuzzing from tests/fuzz/seeds-NAME with
 #     tests/fuzz/NAME.dict: exit 0, no crash, leak or timeout input, at
-#     least FUZZ_TEXT_MIN_EXECS (10000) inputs;
+#     least FUZZ_TEXT_MIN_EXECS (10000) inputs.  An input takes micro-
+#     seconds: -timeout is 20 s, not 5, because a loaded host stalled a
+#     nice'd fuzzer for over 5 s on one 205-byte input that runs in 6 ms;
+#     a parser that loops for good is still caught;
 #   - one input far larger than the fuzzer makes (its inputs stay under
 #     4 KiB), each with a bound on the CPU time it may take (user + sys, so
 #     a loaded machine does not count) or a refusal.
@@ -58,7 +61,7 @@ for t in "${TARGETS[@]}"; do
 	done
 	echo "# fuzz_$t for $RUN_S s"
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		timeout -k 10 $((RUN_S + 120)) "$FUZZ" -max_total_time="$RUN_S" -timeout=5 \
+		timeout -k 10 $((RUN_S + 120)) "$FUZZ" -max_total_time="$RUN_S" -timeout=20 \
 		-rss_limit_mb=2048 -dict="$LIB_ROOT/tests/fuzz/$t.dict" -print_final_stats=1 \
 		-artifact_prefix="$ART/$t/" "$corpus" "$LIB_ROOT/tests/fuzz/seeds-$t" \
 		>"$WORK/fuzz-$t.log" 2>&1
