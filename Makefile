@@ -278,11 +278,14 @@ $(OUT)/fuzz_perf: $(FUZZ_perf_SRCS)
 $(OUT)/dwarf_offsets: tests/dwarf/dwarf_offsets.c | $(OUT)
 	$(CC) $(CFLAGS) $< -ldw -lelf -o $@
 
-# Runs the fuzzer FUZZ_SECONDS on a corpus kept in build/fuzz-corpus; the
-# test suite runs the same script for 120 s on a throwaway corpus.
-fuzz: deps $(OUT)/fuzz_binary $(OUT)/fuzz_binary_cov
+# Runs the fuzzers FUZZ_SECONDS each on corpora kept in build/fuzz-corpus
+# (the text targets' in build/fuzz-corpus-text/NAME); the test suite runs
+# the same scripts for 120 s and 30 s on throwaway corpora.
+fuzz: deps $(OUT)/fuzz_binary $(OUT)/fuzz_binary_cov $(FUZZ_TEXT:%=$(OUT)/%)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_CORPUS=$(CURDIR)/$(OUT)/fuzz-corpus \
 		tests/integration/test_fuzz.sh
+	FUZZ_TEXT_SECONDS=$(FUZZ_SECONDS) FUZZ_CORPUS=$(CURDIR)/$(OUT)/fuzz-corpus-text \
+		tests/integration/test_fuzz_text.sh
 
 # The one test command (README, .ci/run): unit tests, then integration tests
 # on throwaway clusters, then one summary line.  TESTS="core cli" picks some.
