@@ -15,6 +15,12 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include "unit.h"
 #include "asok.h"
 #include "asok_find.h"
@@ -532,6 +538,42 @@ static void find_listening(void **state)
 	close(s3.fd);
 }
 
+/* A kernel without openat2 (before 5.6), made with a seccomp filter in a
+ * child: every lookup fails closed, with one reason, and nothing is opened
+ * the old way (pid 100's socket exists: a fallback would find it). */
+static void find_without_openat2(void **state)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat2, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+	int status;
+	pid_t child;
+
+	(void)state;
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char proc[PATH_MAX], got[PATH_MAX], why[256];
+		const char *how;
+		int fd, r;
+
+		snprintf(proc, sizeof(proc), "%s/proc", dir);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+			_exit(2);
+		r = asok_locate(proc, 100, 3, &fd, got, sizeof(got), &how, why, sizeof(why));
+		_exit(r == -ENOSYS && fd == -1 &&
+		      !strncmp(why, "openat2 not available: ", 23) ? 0 : 1);
+	}
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static void cwd_rel(void **state)
 {
 	char out[PATH_MAX];
@@ -576,6 +618,7 @@ int run_asok_tests(void)
 		cmocka_unit_test(find_inside_root),
 		cmocka_unit_test(find_conf_not_regular),
 		cmocka_unit_test(find_listening),
+		cmocka_unit_test(find_without_openat2),
 		cmocka_unit_test(cwd_rel),
 	};
 	return cmocka_run_group_tests_name("asok", tests, setup, teardown);
