@@ -255,16 +255,37 @@ $(OUT)/fuzz_binary_cov: $(FUZZ_SRCS) $(FUZZ_HDRS) | $(OUT)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -fprofile-instr-generate \
 		-fcoverage-mapping $(FUZZ_SRCS) $(FUZZ_LIBS) -o $@
 
+# The parsers of what a process offers as text (issue 23): its ceph.conf,
+# its command line, its admin socket's answer.  One harness each, linked
+# with only the files it needs, in the same ASan+UBSan build as fuzz_binary
+# (tests/integration/test_fuzz_text.sh runs them).
+FUZZ_TEXT        = fuzz_conf fuzz_cmdline fuzz_perf
+FUZZ_conf_SRCS    = loader/asok_find.c $(wildcard loader/proot.c)
+FUZZ_cmdline_SRCS = loader/procs.c loader/asok_find.c $(wildcard loader/proot.c)
+FUZZ_perf_SRCS    = loader/asok.c
+FUZZ_perf_LIBS    = $(shell pkg-config --libs json-c || echo -ljson-c)
+FUZZ_TEXT_CFLAGS  = $(FUZZ_CFLAGS) -Iloader $(shell pkg-config --cflags json-c)
+
+$(FUZZ_TEXT:%=$(OUT)/%): $(OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard loader/*.h) | $(OUT)
+	$(FUZZ_CC) $(FUZZ_TEXT_CFLAGS) -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all $< $(FUZZ_$*_SRCS) $(FUZZ_$*_LIBS) -o $@
+$(OUT)/fuzz_conf: $(FUZZ_conf_SRCS)
+$(OUT)/fuzz_cmdline: $(FUZZ_cmdline_SRCS)
+$(OUT)/fuzz_perf: $(FUZZ_perf_SRCS)
+
 # The DWARF oracle of test_dwarf.sh: the offsets osdhist derives from code,
 # read from Debian's ceph-osd-dbg with libdw instead.  Test-only.
 $(OUT)/dwarf_offsets: tests/dwarf/dwarf_offsets.c | $(OUT)
 	$(CC) $(CFLAGS) $< -ldw -lelf -o $@
 
-# Runs the fuzzer FUZZ_SECONDS on a corpus kept in build/fuzz-corpus; the
-# test suite runs the same script for 120 s on a throwaway corpus.
-fuzz: deps $(OUT)/fuzz_binary $(OUT)/fuzz_binary_cov
+# Runs the fuzzers FUZZ_SECONDS each on corpora kept in build/fuzz-corpus
+# (the text targets' in build/fuzz-corpus-text/NAME); the test suite runs
+# the same scripts for 120 s and 30 s on throwaway corpora.
+fuzz: deps $(OUT)/fuzz_binary $(OUT)/fuzz_binary_cov $(FUZZ_TEXT:%=$(OUT)/%)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_CORPUS=$(CURDIR)/$(OUT)/fuzz-corpus \
 		tests/integration/test_fuzz.sh
+	FUZZ_TEXT_SECONDS=$(FUZZ_SECONDS) FUZZ_CORPUS=$(CURDIR)/$(OUT)/fuzz-corpus-text \
+		tests/integration/test_fuzz_text.sh
 
 # The one test command (README, .ci/run): unit tests, then integration tests
 # on throwaway clusters, then one summary line.  TESTS="core cli" picks some.

@@ -16,8 +16,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include "asok.h"
 #include "asok_find.h"
+#include "proot.h"
 
 /* ---- 1. the sockets the process listens on ------------------------------ */
 
@@ -74,23 +74,32 @@ static int socket_inodes(const char *proc_root, pid_t pid, unsigned long **out)
 
 /* __SO_ACCEPTCON in /proc/net/unix's Flags: a listening socket. */
 #define UNIX_LISTENING 0x10000
+/* PROC/PID/net/unix is procfs, but its length is the process's to choose
+ * (every unix socket of its network namespace): read this much at most.
+ * A line is < 200 bytes (sun_path is 108), so this is ~1 M sockets. */
+#define NET_UNIX_MAX_BYTES (64u << 20)
+#define NET_UNIX_MAX_LINES (1u << 20)
 
 static int from_listening(const char *proc_root, pid_t pid, char *path, size_t size)
 {
-	unsigned long *inos = NULL;
+	unsigned long *inos = NULL, *hit;
 	char file[PATH_MAX], line[PATH_MAX + 128], best[PATH_MAX] = "";
-	int n = socket_inodes(proc_root, pid, &inos);
+	int n = socket_inodes(proc_root, pid, &inos), err = 0;
+	size_t bytes = 0, lines = 0, best_at = 0, *seen;
 	FILE *f;
 
 	if (n <= 0) {
 		free(inos);
 		return n ? n : -ENOENT;
 	}
+	seen = calloc(n, sizeof(*seen));	/* lines naming each inode */
 	snprintf(file, sizeof(file), "%s/%d/net/unix", proc_root, pid);
-	f = fopen(file, "re");
+	f = seen ? fopen(file, "re") : NULL;
 	if (!f) {
+		err = seen ? -errno : -ENOMEM;
+		free(seen);
 		free(inos);
-		return -errno;
+		return err;
 	}
 	/* Num RefCount Protocol Flags Type St Inode Path */
 	while (fgets(line, sizeof(line), f)) {
@@ -99,22 +108,41 @@ static int from_listening(const char *proc_root, pid_t pid, char *path, size_t s
 		char name[PATH_MAX];
 		size_t len;
 
+		bytes += strlen(line);
+		if (++lines > NET_UNIX_MAX_LINES || bytes > NET_UNIX_MAX_BYTES) {
+			err = -EFBIG;
+			break;
+		}
 		if (sscanf(line, "%*s %*x %*x %x %x %*x %lu %4095s", &flags, &type,
 			   &ino, name) != 4)
 			continue;
-		if (!(flags & UNIX_LISTENING) || type != SOCK_STREAM || name[0] != '/' ||
-		    !bsearch(&ino, inos, n, sizeof(*inos), cmp_ino))
+		hit = bsearch(&ino, inos, n, sizeof(*inos), cmp_ino);
+		if (!hit)
+			continue;
+		seen[hit - inos]++;
+		if (best[0] || !(flags & UNIX_LISTENING) || type != SOCK_STREAM ||
+		    name[0] != '/')
 			continue;
 		/* only a .asok: a socket configured under another name is
 		 * found from the config, never guessed among other listeners */
 		len = strlen(name);
 		if (len > 5 && !strcmp(name + len - 5, ".asok")) {
 			snprintf(best, sizeof(best), "%s", name);
-			break;
+			best_at = hit - inos;
 		}
 	}
 	fclose(f);
+	/* The kernel prints a socket's name raw, newlines too, so a process
+	 * can bind a name that reads as a second line for another socket's
+	 * inode, with a name of its choosing.  The real line for that inode
+	 * is always there too: an inode named twice is a forgery, and neither
+	 * name is taken. */
+	if (!err && best[0] && seen[best_at] > 1)
+		err = -EEXIST;
+	free(seen);
 	free(inos);
+	if (err)
+		return err;
 	if (!best[0])
 		return -ENOENT;
 	if (snprintf(path, size, "%s", best) >= (int)size)
@@ -223,24 +251,28 @@ void asok_conf_parse(const char *text, size_t len, int id, struct asok_conf_vals
 	}
 }
 
-/* Fills admin_socket and run_dir from the config file at file (a path seen
- * from here), where the command line set neither. */
-static void read_conf(const char *file, struct asok_osd_conf *c, bool want_asok, bool want_run)
+/* Fills admin_socket and run_dir from the config file at file (a path
+ * inside the process's root), where the command line set neither.  0 also
+ * when the file does not exist (Ceph runs on its defaults then); -errno
+ * with why when it cannot be read or is no regular file: a process whose
+ * config is a FIFO or a device is shown as such, not given a default. */
+static int read_conf(int root, const char *file, struct asok_osd_conf *c, bool want_asok,
+		     bool want_run, char *why, size_t whylen)
 {
 	static char text[ASOK_CONF_MAX];
 	static struct asok_conf_vals v;
-	FILE *f = fopen(file, "re");
-	size_t n;
+	ssize_t n = proot_read(root, "config", file, text, sizeof(text), why, whylen);
 
-	if (!f)
-		return;
-	n = fread(text, 1, sizeof(text), f);
-	fclose(f);
-	asok_conf_parse(text, n, c->id, &v);
+	if (n == -ENOENT)
+		return 0;
+	if (n < 0)
+		return (int)n;
+	asok_conf_parse(text, (size_t)n, c->id, &v);
 	if (want_asok && v.admin_socket[0])
 		snprintf(c->admin_socket, sizeof(c->admin_socket), "%s", v.admin_socket);
 	if (want_run && v.run_dir[0])
 		snprintf(c->run_dir, sizeof(c->run_dir), "%s", v.run_dir);
+	return 0;
 }
 
 /* $cluster, $type, $id, $name, $pid, $run_dir (also as ${...}). */
@@ -344,7 +376,10 @@ void asok_cmdline_parse(const char *cmd, size_t len, struct asok_osd_conf *c)
 	/* the last argument may lack its NUL: read_cmdline() adds one past len */
 	for (a = cmd; a < end; a += strnlen(a, end - a) + 1) {
 		size_t alen = strnlen(a, end - a);
-		const char *next = a + alen + 1 < end ? a + alen + 1 : "";
+		const char *nx = a + alen + 1;
+		/* the value is the next argument only if it has its NUL too
+		 * (fuzz_cmdline: "-c\0\n" read past the end) */
+		const char *next = nx < end && memchr(nx, 0, end - nx) ? nx : "";
 		const char *v;
 		bool took;
 
@@ -367,17 +402,22 @@ void asok_cmdline_parse(const char *cmd, size_t len, struct asok_osd_conf *c)
 	}
 }
 
-static int from_config(const char *proc_root, pid_t pid, int osd_id, char *path, size_t size)
+static int from_config(const char *proc_root, pid_t pid, int root, int osd_id, char *path,
+		       size_t size, char *why, size_t whylen)
 {
 	char cmd[16384], file[PATH_MAX], rel[PATH_MAX];
 	struct asok_osd_conf c = { .cluster = "ceph", .id = osd_id, .pid = pid };
 	ssize_t len = read_cmdline(proc_root, pid, cmd, sizeof(cmd));
 	int err;
 
-	if (len < 0)
-		return len;
-	if (osd_id < 0)
+	if (len < 0) {
+		snprintf(why, whylen, "cannot read its command line: %s", strerror((int)-len));
+		return (int)len;
+	}
+	if (osd_id < 0) {
+		snprintf(why, whylen, "no OSD id on its command line: no default socket name");
 		return -ENOENT;	/* $name unknown: no default to build */
+	}
 	asok_cmdline_parse(cmd, len, &c);
 	if (!c.admin_socket[0] || !c.run_dir[0]) {
 		bool want_asok = !c.admin_socket[0], want_run = !c.run_dir[0];
@@ -386,62 +426,85 @@ static int from_config(const char *proc_root, pid_t pid, int osd_id, char *path,
 			snprintf(c.conf, sizeof(c.conf), "/etc/ceph/%s.conf", c.cluster);
 		/* Ceph takes a list of config files; the first one is read */
 		c.conf[strcspn(c.conf, ", ")] = 0;
-		/* relative: to the OSD's working directory */
-		if (snprintf(file, sizeof(file), "%s/%d/%s%s", proc_root, pid,
-			     c.conf[0] == '/' ? "root" : "cwd/", c.conf) < (int)sizeof(file))
-			read_conf(file, &c, want_asok, want_run);
+		/*
+		 * Relative: to the OSD's working directory, as a path inside
+		 * its root (PROC/PID/cwd's path less PROC/PID/root's), then
+		 * resolved like any other, RESOLVE_IN_ROOT.  Not
+		 * RESOLVE_BENEATH from PROC/PID/cwd: a process that chrooted
+		 * without chdir has its cwd on the host, and "beneath" it is
+		 * the host; and a legitimate "../ceph.conf" would be refused.
+		 */
+		if (c.conf[0] == '/')
+			snprintf(file, sizeof(file), "%s", c.conf);
+		else if ((err = proot_cwd_path(proc_root, pid, c.conf, file, sizeof(file),
+					       why, whylen)))
+			return err;
+		err = read_conf(root, file, &c, want_asok, want_run, why, whylen);
+		if (err)
+			return err;
 	}
 	if (!c.run_dir[0])
 		snprintf(c.run_dir, sizeof(c.run_dir), "/var/run/ceph");
 	if (!c.admin_socket[0])
 		snprintf(c.admin_socket, sizeof(c.admin_socket), "$run_dir/$cluster-$name.asok");
 	err = asok_expand(c.admin_socket, &c, rel, sizeof(rel));
-	if (err)
+	if (err) {
+		snprintf(why, whylen, err == -EINVAL ? "admin socket %.200s: a metavariable "
+			 "osdhist does not expand" : "admin socket %.200s: name too long",
+			 c.admin_socket);
 		return err == -EINVAL ? -ENOENT : err;
-	if (rel[0] != '/')
+	}
+	if (rel[0] != '/') {
+		snprintf(why, whylen, "admin socket %.200s is relative: not guessed", rel);
 		return -ENOENT;	/* relative to what the daemon had as cwd: not guessed */
-	if (snprintf(path, size, "%s", rel) >= (int)size)
+	}
+	if (snprintf(path, size, "%s", rel) >= (int)size) {
+		snprintf(why, whylen, "admin socket path longer than %zu bytes", size - 1);
 		return -ENAMETOOLONG;
-	return 0;
-}
-
-/* An O_PATH descriptor of the socket at path (as PID sees it): the object
- * checked is the object connected to. */
-static int open_sock(const char *proc_root, pid_t pid, const char *path, int *fd)
-{
-	char full[PATH_MAX];
-	struct stat st;
-
-	if (snprintf(full, sizeof(full), "%s/%d/root%s", proc_root, pid, path) >=
-	    (int)sizeof(full))
-		return -ENAMETOOLONG;
-	*fd = open(full, O_PATH | O_CLOEXEC);
-	if (*fd < 0)
-		return -errno;
-	if (fstat(*fd, &st) || !S_ISSOCK(st.st_mode)) {
-		close(*fd);
-		*fd = -1;
-		return -ENOTSOCK;
 	}
 	return 0;
 }
 
-int asok_find(const char *proc_root, pid_t pid, int osd_id, int *fd, char *path,
-	      size_t size, const char **how)
+int asok_locate(const char *proc_root, pid_t pid, int osd_id, int *fd, char *path,
+		size_t size, const char **how, char *why, size_t whylen)
 {
-	int err = from_listening(proc_root, pid, path, size);
+	int root, err;
 
 	*fd = -1;
-	if (!err && !open_sock(proc_root, pid, path, fd)) {
-		*how = "listening";
-		return 0;
-	}
 	*how = "config";
-	err = from_config(proc_root, pid, osd_id, path, size);
-	if (!err)
-		err = open_sock(proc_root, pid, path, fd);
+	root = proot_open(proc_root, pid, why, whylen);
+	if (root < 0)
+		return root;
+	err = from_listening(proc_root, pid, path, size);
+	if (!err) {
+		*fd = proot_sock(root, path, why, whylen);
+		if (*fd >= 0) {
+			*how = "listening";
+			close(root);
+			return 0;
+		}
+		if (*fd == -ENOSYS)
+			err = -ENOSYS;	/* fail closed: no other path either */
+	}
+	if (err != -ENOSYS) {
+		err = from_config(proc_root, pid, root, osd_id, path, size, why, whylen);
+		if (!err) {
+			*fd = proot_sock(root, path, why, whylen);
+			err = *fd < 0 ? *fd : 0;
+		}
+	}
+	close(root);
+	if (err)
+		*fd = -1;
 	if (err == -ENOTSOCK || err == -ENOTDIR)
 		err = -ENOENT;
 	return err;
 }
 
+int asok_find(const char *proc_root, pid_t pid, int osd_id, int *fd, char *path,
+	      size_t size, const char **how)
+{
+	char why[256];
+
+	return asok_locate(proc_root, pid, osd_id, fd, path, size, how, why, sizeof(why));
+}

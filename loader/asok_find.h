@@ -21,13 +21,21 @@
  *      -c/--conf (default /etc/ceph/$cluster.conf) in [osd.N], [osd] or
  *      [global], else Ceph's default $run_dir/$cluster-$name.asok with
  *      run_dir /var/run/ceph, metavariables expanded.
- * how says which ("listening" or "config").  On success *fd is an O_PATH
+ * how says which ("listening" or "config").  Every path (config, socket)
+ * is resolved inside the process's root and checked on the object opened
+ * (proot.h): a config must be a regular file, read capped at ASOK_CONF_MAX
+ * without blocking; a socket must be a socket.  On success *fd is an O_PATH
  * descriptor of the socket (the caller closes it; asok_request() connects
  * through it) and path names it as the OSD sees it, for display only: it is
  * the process's text, to be escaped by whoever prints it.  0, or -errno
- * (*fd -1): -ENOENT when nothing was found, -EACCES when the candidate
- * could not be looked at.
+ * (*fd -1) with why set to one phrase for the operator ("config
+ * /etc/ceph/ceph.conf is not a regular file (fifo)"): -ENOENT when nothing
+ * was found, -EACCES when the candidate could not be looked at, -ENOSYS
+ * without openat2.
  */
+int asok_locate(const char *proc_root, pid_t pid, int osd_id, int *fd, char *path,
+		size_t size, const char **how, char *why, size_t whylen);
+/* asok_locate() for callers that show only the errno. */
 int asok_find(const char *proc_root, pid_t pid, int osd_id, int *fd, char *path,
 	      size_t size, const char **how);
 

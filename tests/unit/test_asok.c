@@ -16,9 +16,16 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include "unit.h"
 #include "asok.h"
 #include "asok_find.h"
+#include "proot.h"
 
 static const char perf[] =
 	"{\"osd\":{\"op_wip\":0,\"op\":10,\"op_r\":7,\"op_w\":2,\"op_rw\":1,"
@@ -417,6 +424,240 @@ static void find_from_config(void **state)
 	close(s3.fd);
 }
 
+/* ---- hostile roots: what a process plants in its root (issue 23) ---- */
+
+static void link_at(const char *rel, const char *target)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	unlink(path);	/* not through an old link */
+	put(rel, "", 0);	/* makes the directories */
+	unlink(path);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+/* asok_locate on fixture pid, with its reason; bounded in time by alarm():
+ * a blocking open (a FIFO with no writer) would hang the test, so SIGALRM
+ * ends it, failed, instead. */
+static int locate(pid_t pid, int id, int *fd, char *got, char *why)
+{
+	char proc[PATH_MAX];
+	const char *how;
+	int r;
+
+	snprintf(proc, sizeof(proc), "%s/proc", dir);
+	why[0] = 0;
+	alarm(20);
+	r = asok_locate(proc, pid, id, fd, got, PATH_MAX, &how, why, 256);
+	alarm(0);
+	if (r)
+		assert_int_equal(*fd, -1);
+	return r;
+}
+
+#define CONF(sock) "[osd]\n admin socket = " sock "\n"
+
+static void find_inside_root(void **state)
+{
+	static const char cmd_c[] = "ceph-osd\0--id\0" "4\0-c\0/etc/ceph/ceph.conf\0";
+	static const char cmd_dots[] = "ceph-osd\0--id\0" "4\0--conf=/../../../out.conf\0";
+	static const char cmd_asok[] = "ceph-osd\0--id\0" "4\0--admin-socket\0/../../x.asok\0";
+	static const char cmd_rel[] = "ceph-osd\0--id\0" "4\0-c\0../../../../../../out.conf\0";
+	static const char cmd_def[] = "ceph-osd\0--id\0" "5\0";
+	char got[PATH_MAX], why[256], abs_out[PATH_MAX], target[PATH_MAX];
+	struct server in1, in2, in3, host;
+	int fd;
+
+	(void)state;
+	/* an absolute symlink to a config outside the root: resolved inside
+	 * it, where the same path holds another config */
+	snprintf(abs_out, sizeof(abs_out), "%s/outside/ceph.conf", dir);
+	put("outside/ceph.conf", CONF("/host.asok"), strlen(CONF("/host.asok")));
+	put("proc/400/cmdline", cmd_c, sizeof(cmd_c) - 1);
+	link_at("proc/400/root/etc/ceph/ceph.conf", abs_out);
+	snprintf(target, sizeof(target), "proc/400/root%.200s", abs_out);
+	put(target, CONF("/in-root.asok"), strlen(CONF("/in-root.asok")));
+	sock_at("proc/400/root/in-root.asok", &in1);
+	assert_int_equal(locate(400, 4, &fd, got, why), 0);
+	assert_string_equal(got, "/in-root.asok");
+	same_inode(fd, "proc/400/root/in-root.asok");
+
+	/* ".." above the root in -c stays at the root */
+	put("proc/out.conf", CONF("/host.asok"), strlen(CONF("/host.asok")));
+	put("out.conf", CONF("/host.asok"), strlen(CONF("/host.asok")));
+	put("proc/401/cmdline", cmd_dots, sizeof(cmd_dots) - 1);
+	put("proc/401/root/out.conf", CONF("/in-root.asok"), strlen(CONF("/in-root.asok")));
+	sock_at("proc/401/root/in-root.asok", &in2);
+	assert_int_equal(locate(401, 4, &fd, got, why), 0);
+	assert_string_equal(got, "/in-root.asok");
+	same_inode(fd, "proc/401/root/in-root.asok");
+
+	/* ".." in --admin-socket: DIR/proc/x.asok on the host is a socket,
+	 * the one inside the root is the one opened */
+	sock_at("proc/x.asok", &host);
+	put("proc/402/cmdline", cmd_asok, sizeof(cmd_asok) - 1);
+	sock_at("proc/402/root/x.asok", &in3);
+	assert_int_equal(locate(402, 4, &fd, got, why), 0);
+	same_inode(fd, "proc/402/root/x.asok");
+
+	/* a relative -c climbs from the cwd, and stops at the root */
+	put("proc/403/cmdline", cmd_rel, sizeof(cmd_rel) - 1);
+	snprintf(target, sizeof(target), "%s/proc/403/root/var/lib/ceph", dir);
+	put("proc/403/root/var/lib/ceph/keep", "", 0);
+	link_at("proc/403/cwd", target);
+	put("proc/403/root/out.conf", CONF("/in-root.asok"), strlen(CONF("/in-root.asok")));
+	/* its socket: an absolute link to a listening socket on the host */
+	snprintf(target, sizeof(target), "%s/proc/402/root/x.asok", dir);
+	link_at("proc/403/root/in-root.asok", target);
+	assert_int_equal(locate(403, 4, &fd, got, why), -ENOENT);
+	assert_non_null(strstr(why, "/in-root.asok"));
+	/* the same, cwd outside the root (chroot without chdir): not read */
+	snprintf(target, sizeof(target), "%s/outside", dir);
+	link_at("proc/403/cwd", target);
+	assert_int_equal(locate(403, 4, &fd, got, why), -EXDEV);
+	assert_non_null(strstr(why, "outside the process's root"));
+
+	/* the default socket name, a symlink to a listening socket on the
+	 * host: nothing of that name inside the root, nothing opened */
+	put("proc/405/cmdline", cmd_def, sizeof(cmd_def) - 1);
+	snprintf(target, sizeof(target), "%s/proc/x.asok", dir);
+	link_at("proc/405/root/var/run/ceph/ceph-osd.5.asok", target);
+	assert_int_equal(locate(405, 5, &fd, got, why), -ENOENT);
+	assert_non_null(strstr(why, "/var/run/ceph/ceph-osd.5.asok"));
+	close(in1.fd);
+	close(in2.fd);
+	close(in3.fd);
+	close(host.fd);
+}
+
+/* A config that is a FIFO (no writer: a blocking open would never return)
+ * or a character device (/dev/zero: a read would never end): refused at
+ * once from the object itself, with its kind in the reason. */
+static void find_conf_not_regular(void **state)
+{
+	static const char cmd[] = "ceph-osd\0--id\0" "6\0";
+	static const char cmd_zero[] = "ceph-osd\0--id\0" "6\0-c\0/dev/zero\0";
+	char got[PATH_MAX], why[256], path[PATH_MAX];
+	struct timespec t0;
+	int fd;
+
+	(void)state;
+	put("proc/500/cmdline", cmd, sizeof(cmd) - 1);
+	put("proc/500/root/etc/ceph/keep", "", 0);
+	snprintf(path, sizeof(path), "%s/proc/500/root/etc/ceph/ceph.conf", dir);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(locate(500, 6, &fd, got, why), -EINVAL);
+	assert_string_equal(why, "config /etc/ceph/ceph.conf is not a regular file (fifo)");
+	/* the root of pid 501 is the real "/", whose /dev/zero is a device */
+	put("proc/501/cmdline", cmd_zero, sizeof(cmd_zero) - 1);
+	link_at("proc/501/root", "/");
+	assert_int_equal(locate(501, 6, &fd, got, why), -EINVAL);
+	assert_string_equal(why, "config /dev/zero is not a regular file (character device)");
+	/* "at once": 10 s is what no loaded machine takes for two opens;
+	 * a read of /dev/zero to the 256 KiB cap would pass, so the reason
+	 * above is the check that nothing was read */
+	assert_true(ms_since(&t0) < 10000);
+}
+
+/* Found among the sockets it listens on (PROC/PID/fd and net/unix), and a
+ * name forged for its socket's inode by another socket's name, whose
+ * newline makes a second line: neither name is taken, the config decides. */
+static void find_listening(void **state)
+{
+	static const char cmd[] = "ceph-osd\0--id\0" "6\0";
+	static const char real[] =
+		"Num       RefCount Protocol Flags    Type St Inode Path\n"
+		"0000000000000000: 00000002 00000000 00010000 0001 01 777 /run/real.asok\n";
+	static const char forged[] =
+		"Num       RefCount Protocol Flags    Type St Inode Path\n"
+		"0000000000000000: 00000002 00000000 00010000 0001 01 777 /run/real\n"
+		"0000000000000000: 00000002 00000000 00010000 0001 01 888 /x\n"
+		"0000000000000000: 00000002 00000000 00010000 0001 01 777 /run/evil.asok\n";
+	char got[PATH_MAX], why[256];
+	struct server s1, s2, s3;
+	const char *how;
+	char proc[PATH_MAX];
+	int fd;
+
+	(void)state;
+	snprintf(proc, sizeof(proc), "%s/proc", dir);
+	put("proc/600/cmdline", cmd, sizeof(cmd) - 1);
+	link_at("proc/600/fd/3", "socket:[777]");
+	put("proc/600/net/unix", real, sizeof(real) - 1);
+	sock_at("proc/600/root/run/real.asok", &s1);
+	sock_at("proc/600/root/run/evil.asok", &s2);
+	sock_at("proc/600/root/var/run/ceph/ceph-osd.6.asok", &s3);
+	assert_int_equal(asok_locate(proc, 600, 6, &fd, got, sizeof(got), &how, why,
+				     sizeof(why)), 0);
+	assert_string_equal(how, "listening");
+	assert_string_equal(got, "/run/real.asok");
+	same_inode(fd, "proc/600/root/run/real.asok");
+	put("proc/600/net/unix", forged, sizeof(forged) - 1);
+	assert_int_equal(asok_locate(proc, 600, 6, &fd, got, sizeof(got), &how, why,
+				     sizeof(why)), 0);
+	assert_string_equal(how, "config");
+	assert_string_equal(got, "/var/run/ceph/ceph-osd.6.asok");
+	same_inode(fd, "proc/600/root/var/run/ceph/ceph-osd.6.asok");
+	close(s1.fd);
+	close(s2.fd);
+	close(s3.fd);
+}
+
+/* A kernel without openat2 (before 5.6), made with a seccomp filter in a
+ * child: every lookup fails closed, with one reason, and nothing is opened
+ * the old way (pid 100's socket exists: a fallback would find it). */
+static void find_without_openat2(void **state)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat2, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+	int status;
+	pid_t child;
+
+	(void)state;
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char proc[PATH_MAX], got[PATH_MAX], why[256];
+		const char *how;
+		int fd, r;
+
+		snprintf(proc, sizeof(proc), "%s/proc", dir);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+			_exit(2);
+		r = asok_locate(proc, 100, 3, &fd, got, sizeof(got), &how, why, sizeof(why));
+		_exit(r == -ENOSYS && fd == -1 &&
+		      !strncmp(why, "openat2 not available: ", 23) ? 0 : 1);
+	}
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void cwd_rel(void **state)
+{
+	char out[PATH_MAX];
+
+	(void)state;
+	assert_int_equal(proot_cwd_rel("/", "/var/lib", "c.conf", out, sizeof(out)), 0);
+	assert_string_equal(out, "/var/lib/c.conf");
+	assert_int_equal(proot_cwd_rel("/a/b", "/a/b", "c", out, sizeof(out)), 0);
+	assert_string_equal(out, "/c");
+	assert_int_equal(proot_cwd_rel("/a/b", "/a/b/d", "../c", out, sizeof(out)), 0);
+	assert_string_equal(out, "/d/../c");	/* ".." is the resolver's: IN_ROOT */
+	assert_int_equal(proot_cwd_rel("/a/b", "/a/bc", "c", out, sizeof(out)), -EXDEV);
+	assert_int_equal(proot_cwd_rel("/a/b", "/", "c", out, sizeof(out)), -EXDEV);
+	assert_int_equal(proot_cwd_rel("/", "(unreachable)/x", "c", out, sizeof(out)), -EXDEV);
+	assert_int_equal(proot_cwd_rel("/", "/x", "c", out, 4), -ENAMETOOLONG);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -442,6 +683,11 @@ int run_asok_tests(void)
 		cmocka_unit_test(client_long_path),
 		cmocka_unit_test(calls_together),
 		cmocka_unit_test(find_from_config),
+		cmocka_unit_test(find_inside_root),
+		cmocka_unit_test(find_conf_not_regular),
+		cmocka_unit_test(find_listening),
+		cmocka_unit_test(find_without_openat2),
+		cmocka_unit_test(cwd_rel),
 	};
 	return cmocka_run_group_tests_name("asok", tests, setup, teardown);
 }
