@@ -110,14 +110,15 @@ struct seen {
 /* The admin socket osdhist's own check will read, as --list's last word. */
 static void print_socket(const struct osd_proc *p)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[256] = "";
 	const char *how = NULL;
-	int fd, err = asok_find("/proc", p->pid, p->osd_id, &fd, path, sizeof(path), &how);
+	int fd, err = asok_locate("/proc", p->pid, p->osd_id, &fd, path, sizeof(path),
+				  &how, why, sizeof(why));
 
 	if (fd >= 0)
 		close(fd);
 	if (err)
-		printf("; admin socket: none found (%s)", strerror(-err));
+		printf("; admin socket: none found (%s)", ESC(why[0] ? why : strerror(-err)));
 	else
 		printf("; admin socket %s (%s)", ESC(path), ESC(how));
 }

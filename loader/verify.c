@@ -180,19 +180,21 @@ static void failed(struct vosd *e, enum asok_err err, const char *why)
 /* The admin socket of e, searched for once; false (e failed) if none. */
 static bool have_sock(struct verifier *v, struct vosd *e)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[256] = "";
 	const char *how;
 	int r;
 
 	if (e->sock >= 0)
 		return true;
-	r = asok_find(v->proc_root, e->rep.pid, e->rep.osd, &e->sock, path,
-		      sizeof(path), &how);
+	r = asok_locate(v->proc_root, e->rep.pid, e->rep.osd, &e->sock, path,
+			sizeof(path), &how, why, sizeof(why));
 	if (r) {
 		e->rep.socket[0] = 0;
+		/* why names the cause ("config ... is not a regular file
+		 * (fifo)"); the renderers escape it, the path is the process's */
 		failed(e, r == -EACCES || r == -EPERM ? ASOK_PERMISSION : ASOK_NO_SOCKET,
-		       r == -ENOENT ? "no admin socket found (listening sockets, "
-		       "command line, config)" : strerror(-r));
+		       r == -ENOENT && !why[0] ? "no admin socket found (listening "
+		       "sockets, command line, config)" : why[0] ? why : strerror(-r));
 		return false;
 	}
 	if (snprintf(e->rep.socket, sizeof(e->rep.socket), "%s", path) >=

@@ -208,6 +208,12 @@ for n in 1 2 3 4 5 6; do
 	r=none
 	[ -z "$v" ] || r=$(jq -r '.state + ": " + .reason' <<<"$v")
 	check "fake osd.$((ID + n)) unverified with a reason ($r)" grep -q '^unverified: no socket: .' <<<"$r"
+	# B and C: the cause named, as asok_locate() words it
+	case $n in
+	2) check "fake B: the reason names the FIFO" grep -qF 'is not a regular file (fifo)' <<<"$r" ;;
+	3) check "fake C: the reason names the device" \
+		grep -qF 'is not a regular file (character device)' <<<"$r" ;;
+	esac
 done
 
 kill -INT "$TPID"
