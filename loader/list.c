@@ -23,7 +23,6 @@
 #include "procs.h"
 #include "testhooks.h"
 
-#define LIST_MAX_PROCS	1024
 
 void list_print_offsets(FILE *f, const struct osd_binary *b)
 {
@@ -123,68 +122,77 @@ static void print_socket(const struct osd_proc *p)
 		printf("; admin socket %s (%s)", ESC(path), ESC(how));
 }
 
+/* What --list has inspected, by binary: each distinct binary once while
+ * there is room; past it each further process's binary is inspected anew
+ * (bounded per file, binary.h), never skipped: fakes must not hide an OSD. */
+struct list_ctx {
+	const struct options *o;
+	struct seen seen[MAX_BINARIES * 4];
+	int nseen;
+	struct seen spare;
+};
+
+static bool list_one(const struct osd_proc *p, void *arg)
+{
+	struct list_ctx *c = arg;
+	struct seen *s = NULL;
+	char where[4096];
+	ssize_t len;
+
+	for (int j = 0; j < c->nseen && !s; j++)
+		if (c->seen[j].dev == p->dev && c->seen[j].ino == p->ino)
+			s = &c->seen[j];
+	len = readlink(p->exe, where, sizeof(where) - 1);
+	where[len > 0 ? len : 0] = 0;
+	if (p->unsupported) {	/* crimson-osd: named, not inspected */
+		printf("osd.");
+		p->osd_id >= 0 ? printf("%d", p->osd_id) : printf("?");
+		printf(" pid %d: not traceable: %s is %s\n", p->pid,
+		       ESC(len > 0 ? where : p->exe), ESC(p->unsupported));
+		return true;
+	}
+	if (!s) {
+		s = c->nseen < (int)(sizeof(c->seen) / sizeof(c->seen[0])) ?
+			&c->seen[c->nseen++] : &c->spare;
+		s->dev = p->dev;
+		s->ino = p->ino;
+		s->ok = !binary_inspect(p->exe, len > 0 ? where : p->exe, &s->b,
+					s->err, sizeof(s->err));
+	}
+	if (p->osd_id >= 0)
+		printf("osd.%d", p->osd_id);
+	else
+		printf("osd.?");
+	printf(" pid %d Ceph %s build-id %s: ", p->pid, ESC(s->b.version),
+	       ESC(s->b.build_id));
+	if (s->ok) {
+		printf("traceable");
+		print_features(stdout, &s->b);
+	} else {
+		printf("not traceable: %s", ESC(s->err));
+	}
+	print_socket(p);
+	printf("\n");
+	if (c->o->verbose && s->b.why[0][0])
+		list_print_offsets(stdout, &s->b);
+	return true;
+}
+
+/* Every OSD process on the host, however many (procs_each keeps none). */
 int list_osds(const struct options *o)
 {
-	static struct osd_proc procs[LIST_MAX_PROCS];
-	static struct seen seen[MAX_BINARIES * 4];
-	int n = procs_scan("/proc", procs, LIST_MAX_PROCS), nseen = 0;
+	static struct list_ctx c;
+	int n;
 
+	c.o = o;
+	print_kernel(stdout, o);
+	fflush(stdout);
+	n = procs_each("/proc", list_one, &c);
 	if (n < 0) {
 		fprintf(stderr, "osdhist: cannot scan /proc: %s\n", strerror(-n));
 		return 1;
 	}
-	print_kernel(stdout, o);
 	if (!n)
 		printf("no ceph-osd running\n");
-	for (int i = 0; i < n; i++) {
-		const struct osd_proc *p = &procs[i];
-		struct seen *s = NULL;
-		char where[4096];
-		ssize_t len;
-		int j;
-
-		for (j = 0; j < nseen; j++)
-			if (seen[j].dev == p->dev && seen[j].ino == p->ino)
-				s = &seen[j];
-		if (p->unsupported) {	/* crimson-osd: named, not inspected */
-			len = readlink(p->exe, where, sizeof(where) - 1);
-			where[len > 0 ? len : 0] = 0;
-			printf("osd.");
-			p->osd_id >= 0 ? printf("%d", p->osd_id) : printf("?");
-			printf(" pid %d: not traceable: %s is %s\n", p->pid,
-			       ESC(len > 0 ? where : p->exe), ESC(p->unsupported));
-			continue;
-		}
-		if (!s && nseen < (int)(sizeof(seen) / sizeof(seen[0]))) {
-			s = &seen[nseen++];
-			s->dev = p->dev;
-			s->ino = p->ino;
-			len = readlink(p->exe, where, sizeof(where) - 1);
-			where[len > 0 ? len : 0] = 0;
-			s->ok = !binary_inspect(p->exe, len > 0 ? where : p->exe, &s->b,
-						s->err, sizeof(s->err));
-		}
-		if (!s) {
-			printf("osd.%d pid %d: not inspected (more than %zu distinct binaries)\n",
-			       p->osd_id, p->pid, sizeof(seen) / sizeof(seen[0]));
-			continue;
-		}
-		if (p->osd_id >= 0)
-			printf("osd.%d", p->osd_id);
-		else
-			printf("osd.?");
-		printf(" pid %d Ceph %s build-id %s: ", p->pid, ESC(s->b.version),
-		       ESC(s->b.build_id));
-		if (s->ok) {
-			printf("traceable");
-			print_features(stdout, &s->b);
-		} else {
-			printf("not traceable: %s", ESC(s->err));
-		}
-		print_socket(p);
-		printf("\n");
-		if (o->verbose && s->b.why[0][0])
-			list_print_offsets(stdout, &s->b);
-	}
 	return 0;
 }

@@ -6,8 +6,8 @@
 # restarts:
 #   - 300 copies of one renamed sleep (one inode: more processes than the
 #     proc table's 256, and than the scan's old limit);
-#   - 20 distinct refused binaries (sleep copies, one byte more each: more
-#     than the 16 binary slots);
+#   - 70 distinct refused binaries (sleep copies, one byte more each: more
+#     than the 16 binary slots, and than the 64 verdicts --list keeps);
 #   - two ELF bombs (tests/fuzz/mkbomb.py: a runnable sleep whose .dynstr,
 #     256 MiB and 32 MiB, has no NUL after its names);
 #   - a renamed bash claiming the real OSD's id (--id ID).
@@ -86,7 +86,7 @@ mkfifo "$W/dup/fifo"	# read blocks on it for ever: no child to outlive the test
 DUP=$! FAKES+=($!)
 cp /bin/sleep "$W/fake/ceph-osd"
 for i in $(seq 300); do "$W/fake/ceph-osd" 100000 & FAKES+=($!); done
-for i in $(seq 20); do
+for i in $(seq 70); do
 	mkdir -p "$W/r$i"
 	cp /bin/sleep "$W/r$i/ceph-osd"
 	printf '%02x' "$i" | xxd -r -p >>"$W/r$i/ceph-osd"	# another file: another verdict
@@ -94,8 +94,8 @@ for i in $(seq 20); do
 done
 FAKE_MAX=$!
 sleep 1
-check_eq "323 fakes named ceph-osd running" \
-	"$(ps -C ceph-osd -o args= | grep -c "^$W/")" 323
+check_eq "373 fakes named ceph-osd running" \
+	"$(ps -C ceph-osd -o args= | grep -c "^$W/")" 373
 
 cluster_up --store bluestore --first-id "$ID" --osd-bin "$W/osdbin/ceph-osd" ||
 	{ fail "cluster starts"; finish; }
@@ -131,6 +131,14 @@ check_eq "osdhist writes of osd.$ID = op_w delta" "$(oh_count "$l0" "$l1" "$ID" 
 check_eq "osdhist reads of osd.$ID = op_r delta" "$(oh_count "$l0" "$l1" "$ID" read)" "$((r1 - r0))"
 check_eq "osdhist sees nothing else on osd.$ID" "$(oh_count "$l0" "$l1" "$ID" "")" "$((w1 - w0 + r1 - r0))"
 
+# --- --list among them: every process inspected, the real OSD traceable
+# (it once kept 64 verdicts and 1024 processes: the rest "not inspected")
+"$OSDHIST" --list >"$W/list" 2>"$W/list.err"
+check_eq "--list: exit 0" "$?" 0
+check "--list: the real OSD (pid $NEW) is listed traceable" \
+	grep -q "^osd\.$ID pid $NEW Ceph .*: traceable" "$W/list"
+check_eq "--list: no process left uninspected" "$(grep -c 'not inspected' "$W/list")" 0
+
 # --- the duplicate id: reported, never a second set of series
 wait_verified "among the fakes" "$ID"
 l=$(oh_snap) || { fail "snapshot"; finish; }
@@ -139,7 +147,7 @@ echo "# last health: $(jq -c '{osds, binaries, duplicate_ids, duplicate_id_list}
 check_eq "health: osd.$ID claimed by 2 processes, its series the real OSD's (pid $NEW)" \
 	"$(jq -c --argjson o "$ID" '[.duplicate_id_list[] | select(.osd == $o)]' <<<"$h")" \
 	"[{\"osd\":$ID,\"processes\":2,\"pid\":$NEW}]"
-check "health: osds counts every ceph-osd (>= 324: $(jq .osds <<<"$h"))" [ "$(jq .osds <<<"$h")" -ge 324 ]
+check "health: osds counts every ceph-osd (>= 374: $(jq .osds <<<"$h"))" [ "$(jq .osds <<<"$h")" -ge 374 ]
 check "Prometheus: osdhist_duplicate_osd_ids >= 1" \
 	awk '$1 == "osdhist_duplicate_osd_ids" && $2 >= 1 { ok = 1 } END { exit !ok }' "$W/osdhist.prom"
 check_eq "Prometheus: one set of osd.$ID verify state series (one per state)" \
