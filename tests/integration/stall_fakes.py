@@ -15,7 +15,10 @@ of those sockets: the first N answer a perf dump after DELAY_MS with the
 "osd" counters of an idle OSD; the last answers at once with a valid perf
 dump of BIG_BYTES bytes.  The last one, FIRST_ID+N+1, is not traced: it
 runs DIR/ceph-osd, a copy of /bin/sleep (osdhist refuses the binary), and
-its socket answers at once with idle counters.  Every connection is
+its socket answers at once with idle counters.  Then two more traced
+fakes with no socket, whose config is the trap: FIRST_ID+N+2 has -c
+DIR/fifo.conf (a FIFO: an open() for reading would wait for a writer for
+ever) and FIRST_ID+N+3 -c /dev/zero (a read would never end).  Every connection is
 logged as "conn ID PID" (the client's pid) in DIR/conns.  "ready PIDS" on stdout when all are up.  SIGTERM: the fakes are killed (SIGKILL, before this tracer exits, or they
 would run) and it exits.  Were one let go anyway, its -c names no file and
 ceph-osd exits at once.
@@ -32,17 +35,17 @@ PTRACE_TRACEME = 0
 IDLE = {"osd": {"op_r": 0, "op_w": 0, "op_rw": 0, "subop_w": 0}}
 
 
-def start_fake(exe, osd_id, lsock):
+def start_fake(exe, osd_id, lsock, conf="/nonexistent/osdhist-fake.conf"):
     libc = ctypes.CDLL(None, use_errno=True)
     pid = os.fork()
     if pid:
         return pid
     try:
-        os.set_inheritable(lsock.fileno(), True)
+        if lsock:
+            os.set_inheritable(lsock.fileno(), True)
         if libc.ptrace(PTRACE_TRACEME, 0, None, None) != 0:
             os._exit(120)
-        os.execv(exe, ["ceph-osd", "-f", "--id", str(osd_id),
-                                       "-c", "/nonexistent/osdhist-fake.conf"])
+        os.execv(exe, ["ceph-osd", "-f", "--id", str(osd_id), "-c", conf])
     finally:
         os._exit(121)
 
@@ -101,6 +104,10 @@ async def main(d, first, n, delay_ms, big):
     for i, s in enumerate(socks):
         pids.append(start_fake(sleep_copy if i == n + 1 else "/usr/bin/ceph-osd",
                                first + i, s))
+    fifo = os.path.join(d, "fifo.conf")
+    os.mkfifo(fifo)
+    pids.append(start_fake("/usr/bin/ceph-osd", first + n + 2, None, fifo))
+    pids.append(start_fake("/usr/bin/ceph-osd", first + n + 3, None, "/dev/zero"))
     loop = asyncio.get_running_loop()
     done = asyncio.Event()
     loop.add_signal_handler(signal.SIGTERM, done.set)

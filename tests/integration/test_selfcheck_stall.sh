@@ -9,7 +9,9 @@
 #    times them out and backs them off: either is fine here, and the
 #    outcomes are printed);
 #  - one whose socket sends a valid 16 MiB perf dump;
-#  - one that osdhist does not trace (a copy of sleep named ceph-osd).
+#  - one that osdhist does not trace (a copy of sleep named ceph-osd);
+#  - two traced ones with no socket whose config is a FIFO (an open that
+#    waits for ever) and /dev/zero (a read that never ends).
 # The fakes are real /usr/bin/ceph-osd processes (the binary of the real
 # OSD, so traced: osdhist attaches to the inode, not to a process), each
 # stopped by ptrace right after its exec, before ld.so, so no OSD starts;
@@ -23,7 +25,8 @@
 #  - SIGTERM ends osdhist within 1 s (+ the allowance);
 #  - the loader's peak RSS stays under 64 MiB (with the 16 MiB reply
 #    parsed, before this issue: 62.9 MiB here; 20 MiB now);
-#  - the 16 MiB answer is refused as garbage, unparsed;
+#  - the 16 MiB answer is refused as garbage, unparsed; the FIFO and the
+#    device are refused as configs, each named in the fake's reason;
 #  - the untraced fake's socket gets no connection from this osdhist;
 #    every traced fake's gets at least one (the check did run on them);
 #  - the real OSD's writes in osdhist = Ceph's op_w delta, exactly, and
@@ -42,10 +45,11 @@ OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
 HERE=$(cd "$(dirname "$0")" && pwd)
 NSLOW=64 DELAY_MS=190 BIG=$((16 << 20))
 
-FIRST=$(random_first_id $((NSLOW + 3))) || { fail "no free OSD ids"; finish; }
+FIRST=$(random_first_id $((NSLOW + 5))) || { fail "no free OSD ids"; finish; }
 cluster_up --osds 1 --first-id "$FIRST" || { fail "cluster start"; finish; }
 ID=$FIRST OPID=$(osd_pid "$FIRST")
 F0=$((FIRST + 1)) BIGID=$((FIRST + 1 + NSLOW)) UNT=$((FIRST + 2 + NSLOW))
+FIFOID=$((FIRST + 3 + NSLOW)) ZEROID=$((FIRST + 4 + NSLOW))
 W=$CLUSTER_DIR/stall
 mkdir -p "$W"
 
@@ -69,7 +73,7 @@ for p in "${FPIDS[@]:0:$((NSLOW + 1))}"; do
 done
 check_eq "$((NSLOW + 1)) fakes run the real OSD's binary, stopped before their first instruction" \
 	"$same" $((NSLOW + 1))
-check "the untraced fake runs a copy of sleep" cmp -s "/proc/${FPIDS[-1]}/exe" /bin/sleep
+check "the untraced fake runs a copy of sleep" cmp -s "/proc/${FPIDS[$((NSLOW + 1))]}/exe" /bin/sleep
 
 TOUT=$W/osdhist.json TERR=$W/osdhist.err
 /usr/bin/python3 "$HERE/term_timer.py" "$W/term" "$OSDHIST" --json 1 >"$TOUT" 2>"$TERR" &
@@ -130,7 +134,9 @@ check "SIGTERM: exit within 1 s + its run-queue wait and steal (${t_exit} s, wai
 	awk -v t="$t_exit" -v w="$w_exit" 'BEGIN {exit !(t <= 1 + w)}'
 # each gap between snapshots 1 .. n1: "GAP ALLOWANCE"
 jq -r 'select(.type == "health") | .time' "$TOUT" | sed -n "1,${n1}p" >"$W/times"
-awk 'NR == FNR {T[++n] = $1; S[n] = $2; next}
+# (the sum is cumulative: a lower sample is a read that raced osdhist's
+# exit, its threads already gone from /proc, so the highest so far counts)
+awk 'NR == FNR {T[++n] = $1; S[n] = (n > 1 && S[n - 1] > $2) ? S[n - 1] : $2; next}
 	{ if (FNR > 1) { i = 1; while (i < n && T[i + 1] <= prev) i++
 			 j = n; while (j > 1 && T[j - 1] >= $1) j--
 			 printf "%.3f %.3f\n", $1 - prev, (S[j] - S[i]) / 1e9 }
@@ -152,6 +158,12 @@ check "the 16 MiB answer is garbage from its length, never parsed ($big)" \
 	 any(startswith($g)) and all(startswith($g) or startswith("unverified: timeout") or
 	 startswith("unverified: waiting"))' "$TOUT"
 check_eq "the untraced fake: no verify line" "$(last "$UNT")" ""
+reason() { last "$1" | jq -r '.state + ": " + .reason'; }
+check "the FIFO config: refused as such, not opened for reading ($(reason "$FIFOID"))" \
+	grep -q '^unverified: no socket: config .* is not a regular file (fifo)' <<<"$(reason "$FIFOID")"
+check "the /dev/zero config: refused as such, not read ($(reason "$ZEROID"))" \
+	grep -q '^unverified: no socket: config /dev/zero is not a regular file (character device)' \
+	<<<"$(reason "$ZEROID")"
 conns() { awk -v id="$1" -v p="$TPID" '$1 == "conn" && $2 == id && $3 == p' "$W/conns" | wc -l; }
 check_eq "the untraced fake's socket: no connection from osdhist" "$(conns "$UNT")" 0
 n=0
