@@ -70,11 +70,23 @@ _lib_cleanup() {
     _LIB_CLUSTERS=()
     for d in "${_LIB_TMPS[@]}"; do rm -rf -- "$d"; done
     _LIB_TMPS=()
-    # background jobs of the test itself
-    local kids
+    # background jobs of the test itself: TERM, and KILL for any still
+    # there after 5 s (an osdhist stuck in a read a process fed it ignored
+    # TERM once and outlived its test by an hour: no leftover, ever)
+    local kids k alive
     kids=$(jobs -p)
+    [ -n "$kids" ] || return 0
     # shellcheck disable=SC2086
-    [ -z "$kids" ] || kill $kids 2>/dev/null || true
+    kill $kids 2>/dev/null || true
+    for _ in $(seq 50); do
+        alive=""
+        for k in $kids; do kill -0 "$k" 2>/dev/null && alive="$alive $k"; done
+        [ -n "$alive" ] || return 0
+        sleep 0.1
+    done
+    echo "lib.sh: killing what SIGTERM did not end:$alive" >&2
+    # shellcheck disable=SC2086
+    kill -KILL $alive 2>/dev/null || true
 }
 
 _lib_on_signal() { # SIG
