@@ -60,7 +60,7 @@ static bool note_traced(struct proc_table *pt, const struct osd_proc *p)
 		s->pid = p->pid;
 		s->claimed = p->osd_id;
 		/* decided once: a process's ops never move between series */
-		s->osd = h ? -1 : p->osd_id;
+		s->osd = h ? OSD_DUPLICATE : p->osd_id;
 		if (h)
 			fprintf(stderr, "osdhist: pid %d claims osd.%d, which pid %d "
 				"already has: its ops are not counted as osd.%d's "
@@ -142,14 +142,6 @@ int proc_table_osd_of(struct proc_table *pt, pid_t tgid)
 	if (procs_inspect(pt->proc_root, tgid, &p) == 0 && note_traced(pt, &p))
 		return find_proc(pt, tgid)->osd;
 	return -2;
-}
-
-bool proc_table_claimant(const struct proc_table *pt, pid_t tgid)
-{
-	for (int i = 0; i < pt->n; i++)
-		if (pt->slot[i].pid == tgid)
-			return pt->slot[i].osd < 0 && pt->slot[i].claimed >= 0;
-	return false;
 }
 
 void proc_table_note_exited(struct proc_table *pt)

@@ -24,7 +24,7 @@
  * claim it on their command line, traced or not.  An id claimed more than
  * once is reported (health: struct dup_ids).  A traced process that claims
  * an id a live traced process already holds is a claimant: its ops count
- * for no OSD (osd -1), so the holder's osd.N series are never merged with
+ * as OSD_DUPLICATE (report.h), so the holder's osd.N series are never merged with
  * another's; the holder keeps the id while it lives, and an OSD restarted
  * after it exits takes the id back.
  */
@@ -36,7 +36,7 @@ struct osd_proc;
 struct proc_slot {
 	pid_t pid;
 	int osd;			/* the OSD its ops count for: the id it
-					 * claims, -1 for a claimant (above) */
+					 * claims, OSD_DUPLICATE for a claimant */
 	int claimed;			/* the OSD id on its command line, or -1 */
 	bool dead;			/* gone: retire its state at next snapshot */
 	bool exited;			/* had exited when the snapshot began */
@@ -68,10 +68,6 @@ void proc_table_end_scan(struct proc_table *pt);
 /* OSD id of a traced tgid (dead ones too until forgotten); one started
  * since the last scan is looked up and noted.  -2 if not a ceph-osd. */
 int proc_table_osd_of(struct proc_table *pt, pid_t tgid);
-
-/* Is tgid a claimant (above)?  Its ops are followed and count for no OSD
- * on purpose: they are not those of an unidentified process. */
-bool proc_table_claimant(const struct proc_table *pt, pid_t tgid);
 
 /* A snapshot begins: note which processes have exited by now.  Their keys
  * are all read as dead, and retired, by this snapshot. */

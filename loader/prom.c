@@ -89,7 +89,8 @@ static void labels(char *buf, size_t size, const struct series_delta *s)
 	if (s->osd >= 0)
 		n = snprintf(buf, size, "ceph_daemon=\"osd.%d\"", s->osd);
 	else
-		n = snprintf(buf, size, "ceph_daemon=\"osd.unknown\"");
+		n = snprintf(buf, size, "ceph_daemon=\"osd.%s\"",
+			     s->osd == OSD_DUPLICATE ? "duplicate" : "unknown");
 	/* pool_id, as Ceph's exporter names it (ceph_pool_metadata{pool_id}),
 	 * so a query can join on it to get the pool's name. */
 	if (s->pool >= 0)
@@ -293,7 +294,7 @@ static void print_opcodes(FILE *f, const char *name, const struct report *r,
 		if (d->osd >= 0)
 			fprintf(f, "%d", d->osd);
 		else
-			fprintf(f, "unknown");
+			fprintf(f, "%s", d->osd == OSD_DUPLICATE ? "duplicate" : "unknown");
 		fprintf(f, "\",op=\"%s\"} %llu\n", op_name(d->opi),
 			(unsigned long long)(failed ? d->failed_cum : d->ops_cum));
 	}

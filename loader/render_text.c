@@ -60,7 +60,7 @@ static void print_series(FILE *f, const struct series_delta *s,
 	if (s->osd >= 0)
 		snprintf(who, sizeof(who), "osd.%d", s->osd);
 	else
-		snprintf(who, sizeof(who), "osd.?");
+		snprintf(who, sizeof(who), "osd.%s", s->osd == OSD_DUPLICATE ? "dup" : "?");
 	if (s->pool >= 0)
 		snprintf(who + strlen(who), sizeof(who) - strlen(who), " pool %lld",
 			 (long long)s->pool);
@@ -135,7 +135,8 @@ static void print_optypes(FILE *f, const struct report *r, bool millis)
 			if (osd >= 0)
 				fprintf(f, "osd.%d op types:\n", osd);
 			else
-				fprintf(f, "osd.? op types:\n");
+				fprintf(f, "osd.%s op types:\n",
+					osd == OSD_DUPLICATE ? "dup" : "?");
 			print_optype_table(f, r, osd, millis);
 			col = fprintf(f, "%-8s op codes:", "");
 		} else if (col > OPCODES_WIDTH) {

@@ -8,10 +8,18 @@
 #include <linux/types.h>
 #include "osdhist.h"
 
+/* The series of ops that no OSD id names, kept apart so that neither
+ * hides in the other or in an OSD's: a process osdhist could not identify
+ * (no id on its command line, or gone before a scan saw it), and a traced
+ * process that claims an id another traced process holds (health
+ * duplicate_ids; issue 23: never merged into the holder's series). */
+#define OSD_UNKNOWN	(-1)
+#define OSD_DUPLICATE	(-3)
+
 /* One interval's worth of one histogram series: a class series
  * (optype OPTYPE_ALL) or an op-type series (pool -1). */
 struct series_delta {
-	int osd;		/* -1: a process osdhist could not identify */
+	int osd;		/* or OSD_UNKNOWN, OSD_DUPLICATE (above) */
 	__s64 pool;		/* -1 unless -P */
 	__u8 cls;
 	__u8 optype;		/* enum op_index, or OPTYPE_ALL */

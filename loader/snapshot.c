@@ -101,13 +101,13 @@ static int fold(struct tracer *t, const struct hist_key *k, int osd,
 }
 
 /* The OSD of a key's process, and whether it still runs; the ops of a
- * process never identified are kept apart as osd -1, and counted. */
+ * process never identified are kept apart as OSD_UNKNOWN, and counted. */
 static int osd_of_key(struct tracer *t, __u32 tgid, bool *alive)
 {
 	int osd = tracer_osd_of(t, tgid);
 
 	*alive = procs_alive(t->proc_root, tgid);
-	return osd == -2 ? -1 : osd;
+	return osd == -2 ? OSD_UNKNOWN : osd;
 }
 
 /* One histogram map; phase0 is the phase of its values' h[0]. */
@@ -142,9 +142,8 @@ static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
 			alive = true;
 			(*deferred)++;
 		}
-		if (osd == -1 && !alive && phase0 == PHASE_TOTAL &&
-		    (key.optype == OPTYPE_ALL || !t->opt->pool) &&
-		    !proc_table_claimant(&t->procs, key.tgid))
+		if (osd == OSD_UNKNOWN && !alive && phase0 == PHASE_TOTAL &&
+		    (key.optype == OPTYPE_ALL || !t->opt->pool))
 			t->unknown_ops += val.h[0].count;
 		for (int p = 0; p < 2; p++) {
 			err = fold(t, &key, osd, phase0 + p, &val.h[p], alive);

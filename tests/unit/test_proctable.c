@@ -188,7 +188,7 @@ static void untraced_take_no_slot(void **state)
 }
 
 /* osd.3 claimed by a traced holder (200), a refused fake and a traced
- * claimant (204): reported, and the claimant's ops count for no OSD. */
+ * claimant (204): reported, and the claimant's ops count as OSD_DUPLICATE. */
 static void duplicate_ids_are_reported(void **state)
 {
 	struct health_report h = { 0 };
@@ -209,7 +209,7 @@ static void duplicate_ids_are_reported(void **state)
 	assert_int_equal(proc_table_osd_of(&pt, 200), 3);
 
 	/* a traced process claiming osd.3 too, before and at the next scan */
-	assert_int_equal(proc_table_osd_of(&pt, 204), -1);
+	assert_int_equal(proc_table_osd_of(&pt, 204), OSD_DUPLICATE);
 	proc_table_begin_scan(&pt);
 	untraced(&pt, 150, 3);
 	found(&pt, 200);
@@ -224,7 +224,7 @@ static void duplicate_ids_are_reported(void **state)
 	assert_int_equal(h.dup.id[0].pid, 200);
 	assert_int_equal(h.dup.id[1].osd, 12);
 	assert_int_equal(h.dup.id[1].pid, 201);
-	assert_int_equal(proc_table_osd_of(&pt, 204), -1);
+	assert_int_equal(proc_table_osd_of(&pt, 204), OSD_DUPLICATE);
 	assert_int_equal(proc_table_osd_of(&pt, 200), 3);
 
 	/* none claims it twice any more: nothing to report */
