@@ -99,10 +99,11 @@ static const struct argp_option opts[] = {
 	  "Serve the histograms and health counters at http://ADDR:PORT/metrics "
 	  "in Prometheus' text format (ADDR defaults to 127.0.0.1; PORT 0 "
 	  "picks a free one).  Limits: "
-	  STR(HTTP_PER_ADDR) " connections per client address, "
-	  STR(HTTP_CONNECTIONS) " in all, request line and headers within "
-	  STR(HTTP_REQUEST_S) "s, closed after " STR(HTTP_IDLE_S) "s idle; "
-	  "refusals are counted (osdhist_http_rejected_total).  A non-loopback "
+	  STR(HTTP_PER_ADDR) " connections per client address (all of "
+	  "loopback is one), " STR(HTTP_CONNECTIONS) " in all (when full, the "
+	  "longest-idle one is closed for a new one), request line and headers "
+	  "within " STR(HTTP_REQUEST_S) "s, closed after " STR(HTTP_IDLE_S)
+	  "s idle; refusals are counted (osdhist_http_rejected_total).  A non-loopback "
 	  "ADDR exposes the metrics, without TLS or authentication, to every "
 	  "host that can reach it: firewall it", 0 },
 	{ "textfile", OPT_TEXTFILE, "PATH", 0,
