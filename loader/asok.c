@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A ceph-osd's admin socket: one bounded request to it (asok_find.c finds it). */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdbool.h>

@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <poll.h>
-#include <sys/stat.h>
 #include <bpf/libbpf.h>
 
 #include "cli.h"
