@@ -24,8 +24,8 @@ LDFLAGS  ?=
 # line and the missing-dependency message both come from this list.
 BUILD_LIBS := libbpf:libbpf-dev libelf:libelf-dev zlib:zlib1g-dev
 BUILD_LIBS += libmicrohttpd:libmicrohttpd-dev
-# capstone disassembles the OSD's code (loader/derive.c); json-c parses
-# perf dump answers (loader/asok.c)
+# capstone disassembles the OSD's code (loader/ceph/derive.c); json-c
+# parses perf dump answers (loader/ceph/asok.c)
 BUILD_LIBS += capstone:libcapstone-dev json-c:libjson-c-dev
 BUILD_PCS   = $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
 # what build-deps checks: the static build brings its own libmicrohttpd
@@ -44,7 +44,8 @@ MANDIR   ?= $(PREFIX)/share/man
 DATADIR  ?= $(PREFIX)/share/osdhist
 OUT      := build
 
-LOADER_SRCS := $(wildcard loader/*.c)
+LOADER_SRCS := $(wildcard loader/*.c loader/ceph/*.c)
+LOADER_HDRS := $(wildcard loader/*.h loader/ceph/*.h)
 LIB_SRCS    := $(filter-out loader/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
@@ -98,7 +99,8 @@ $(OUT)/osdhist.bpf.o: bpf/osdhist.bpf.c $(wildcard maps/*.h) $(OUT)/vmlinux.h
 $(OUT)/osdhist.skel.h: $(OUT)/osdhist.bpf.o
 	$(BPFTOOL) gen skeleton $< name osdhist_bpf > $@.tmp && mv $@.tmp $@
 
-$(OUT)/%.o: loader/%.c $(wildcard loader/*.h) $(wildcard maps/*.h) $(OUT)/osdhist.skel.h | build-deps
+$(OUT)/%.o: loader/%.c $(LOADER_HDRS) $(wildcard maps/*.h) $(OUT)/osdhist.skel.h | build-deps
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) -c $< -o $@
 
 osdhist: $(OUT)/main.o $(LIB_OBJS)
@@ -109,8 +111,8 @@ osdhist: $(OUT)/main.o $(LIB_OBJS)
 # binary; ./osdhist never honours them.
 TH_OBJS := $(LOADER_SRCS:loader/%.c=$(OUT)/th/%.o)
 
-$(OUT)/th/%.o: loader/%.c $(wildcard loader/*.h) maps/osdhist.h $(OUT)/osdhist.skel.h | build-deps
-	@mkdir -p $(OUT)/th
+$(OUT)/th/%.o: loader/%.c $(LOADER_HDRS) maps/osdhist.h $(OUT)/osdhist.skel.h | build-deps
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) -DOSDHIST_TEST_HOOKS -c $< -o $@
 
 $(OUT)/osdhist-testhooks: $(TH_OBJS)
@@ -205,8 +207,8 @@ $(MHD_LIB): $(MHD_DIR)/src/configure
 		fi; \
 	fi
 
-$(OUT)/static/%.o: loader/%.c $(wildcard loader/*.h) $(wildcard maps/*.h) $(OUT)/osdhist.skel.h $(MHD_LIB)
-	@mkdir -p $(OUT)/static
+$(OUT)/static/%.o: loader/%.c $(LOADER_HDRS) $(wildcard maps/*.h) $(OUT)/osdhist.skel.h $(MHD_LIB)
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ST_CFLAGS) $(CFLAGS) -fPIE -c $< -o $@
 
 # glibc warns that getaddrinfo in a static binary needs its NSS modules at
@@ -234,18 +236,18 @@ unit-test: deps
 
 # The fuzz target: a tenant's file named ceph-osd reaches libelf and the
 # offset derivation as root, so that path runs under libFuzzer with ASan and
-# UBSan.  derive.c joins the harness as soon as it exists (a wildcard, not a
-# list to keep in step).  fuzz_binary_cov is the same harness with clang's
-# source coverage, to show which lines the seeds and the corpus reach.
+# UBSan.  Every file of loader/ceph/ (the trust boundary) is linked into
+# one of the four harnesses: binary, derive and symtrace here, the others
+# below.  fuzz_binary_cov is the same harness with clang's source coverage,
+# to show which lines the seeds and the corpus reach.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 180
-FUZZ_SRCS     = tests/fuzz/fuzz_binary.c loader/binary.c \
-		$(wildcard loader/derive.c loader/symtrace.c)
-FUZZ_HDRS     = loader/binary.h $(wildcard loader/derive.h loader/symtrace.h) maps/osdhist.h
-FUZZ_CS       = $(if $(wildcard loader/derive.c),capstone)
+FUZZ_SRCS     = tests/fuzz/fuzz_binary.c loader/ceph/binary.c loader/ceph/derive.c \
+		loader/ceph/symtrace.c
+FUZZ_HDRS     = $(wildcard loader/ceph/*.h) maps/osdhist.h
 FUZZ_CFLAGS   = -g -O1 -fno-omit-frame-pointer -std=c11 -Wall -Wextra -Werror \
-		-D_GNU_SOURCE $(CPPFLAGS) $(if $(FUZZ_CS),$(shell pkg-config --cflags capstone))
-FUZZ_LIBS     = -lelf -lz $(if $(FUZZ_CS),$(shell pkg-config --libs capstone || echo -lcapstone))
+		-D_GNU_SOURCE $(CPPFLAGS) $(shell pkg-config --cflags capstone)
+FUZZ_LIBS     = -lelf -lz $(shell pkg-config --libs capstone || echo -lcapstone)
 
 $(OUT)/fuzz_binary: $(FUZZ_SRCS) $(FUZZ_HDRS) | $(OUT)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined \
@@ -260,13 +262,13 @@ $(OUT)/fuzz_binary_cov: $(FUZZ_SRCS) $(FUZZ_HDRS) | $(OUT)
 # with only the files it needs, in the same ASan+UBSan build as fuzz_binary
 # (tests/integration/test_fuzz_text.sh runs them).
 FUZZ_TEXT        = fuzz_conf fuzz_cmdline fuzz_perf
-FUZZ_conf_SRCS    = loader/asok_find.c $(wildcard loader/proot.c)
-FUZZ_cmdline_SRCS = loader/procs.c loader/asok_find.c $(wildcard loader/proot.c)
-FUZZ_perf_SRCS    = loader/asok.c
+FUZZ_conf_SRCS    = loader/ceph/asok_find.c loader/ceph/proot.c
+FUZZ_cmdline_SRCS = loader/ceph/procs.c loader/ceph/asok_find.c loader/ceph/proot.c
+FUZZ_perf_SRCS    = loader/ceph/asok.c
 FUZZ_perf_LIBS    = $(shell pkg-config --libs json-c || echo -ljson-c)
 FUZZ_TEXT_CFLAGS  = $(FUZZ_CFLAGS) -Iloader $(shell pkg-config --cflags json-c)
 
-$(FUZZ_TEXT:%=$(OUT)/%): $(OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard loader/*.h) | $(OUT)
+$(FUZZ_TEXT:%=$(OUT)/%): $(OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(LOADER_HDRS) | $(OUT)
 	$(FUZZ_CC) $(FUZZ_TEXT_CFLAGS) -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all $< $(FUZZ_$*_SRCS) $(FUZZ_$*_LIBS) -o $@
 $(OUT)/fuzz_conf: $(FUZZ_conf_SRCS)

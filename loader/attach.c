@@ -20,7 +20,7 @@
 #include "osdhist.skel.h"
 #include "binaries.h"
 #include "escape.h"
-#include "procs.h"
+#include "ceph/procs.h"
 #include "cli.h"
 #include "testhooks.h"
 

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 #include "osdhist.h"
-#include "binary.h"
+#include "ceph/binary.h"
 #include "sampler.h"
 
 /*

@@ -11,7 +11,7 @@
 #include "osdhist.h"
 #include "osdhist.skel.h"
 
-#include "procs.h"
+#include "ceph/procs.h"
 #include "testhooks.h"
 #include "tracer.h"
 

@@ -14,7 +14,7 @@
 #include "osdhist.h"
 #include "osdhist.skel.h"
 #include "inflight.h"
-#include "procs.h"
+#include "ceph/procs.h"
 #include "tracer.h"
 
 #define DEAD_KEYS_MAX 4096

@@ -15,12 +15,12 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
-#include "asok.h"
-#include "asok_find.h"
+#include "ceph/asok.h"
+#include "ceph/asok_find.h"
 #include "escape.h"
 #include "kfeatures.h"
 #include "list.h"
-#include "procs.h"
+#include "ceph/procs.h"
 #include "testhooks.h"
 
 

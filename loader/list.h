@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "binary.h"
+#include "ceph/binary.h"
 #include "cli.h"
 
 /* osdhist --inspect PATH: one line (build-id, version, traceable), the

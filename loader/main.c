@@ -18,7 +18,7 @@
 #include "list.h"
 #include "export.h"
 #include "kfeatures.h"
-#include "procs.h"
+#include "ceph/procs.h"
 #include "tracer.h"
 #include "verify.h"
 

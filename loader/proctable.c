@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "procs.h"
+#include "ceph/procs.h"
 #include "proctable.h"
 #include "report.h"
 

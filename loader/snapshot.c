@@ -15,7 +15,7 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "osdhist.skel.h"
-#include "procs.h"
+#include "ceph/procs.h"
 #include "stats.h"
 #include "testhooks.h"
 #include "tracer.h"

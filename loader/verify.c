@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "asok.h"
-#include "asok_find.h"
+#include "ceph/asok.h"
+#include "ceph/asok_find.h"
 #include "escape.h"
 #include "cli.h"
 #include "report.h"

@@ -241,7 +241,7 @@ _Static_assert(NR_OPCODES <= OPCOUNT_SLOTS, "op_counts: too many op codes");
 /*
  * Offsets inside Ceph's objects and stack frames that the BPF programs read.
  * One row per attached ceph-osd binary (the uprobe's BPF cookie is the row
- * index), every field derived by loader/derive.c from that binary's own
+ * index), every field derived by loader/ceph/derive.c from that binary's own
  * machine code, each from at least two witnesses that agree.
  */
 #define MAX_BINARIES	16

@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "binary.h"
+#include "ceph/binary.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asok_find.h"
-#include "procs.h"
+#include "ceph/asok_find.h"
+#include "ceph/procs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asok_find.h"
+#include "ceph/asok_find.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

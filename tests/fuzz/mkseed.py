@@ -22,7 +22,7 @@ else, so the fuzzer's mutations land on the interesting bytes:
   - DATA_WINDOW bytes of read-only data at each %rip-relative lea of that
     code (the version string ceph_version_to_str() returns, for one);
   - one `call` to each kept function that the binary calls directly, so
-    that the inlining check (loader/binary.c) sees what it sees there.
+    that the inlining check (loader/ceph/binary.c) sees what it sees there.
 
 Python's standard library only: the ELF parsing is a few struct formats.
 """
@@ -123,7 +123,7 @@ def pick(elf, names):
 
 def called(elf, targets):
     """Which of targets (vaddrs) a call or jmp rel32 in the executable
-    segments reaches: loader/binary.c's byte scan, for its inlining check."""
+    segments reaches: loader/ceph/binary.c's byte scan, for its inlining check."""
     want, found = set(targets), set()
     for p in elf.ph:
         if p[0] != PT_LOAD or not p[1] & PF_X:

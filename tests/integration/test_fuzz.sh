@@ -26,8 +26,7 @@ if ! make -s -C "$LIB_ROOT" build/fuzz_binary build/fuzz_binary_cov >"$WORK/make
 	tail -n 20 "$WORK/make.log"
 	finish
 fi
-echo "# fuzzing $(cd "$LIB_ROOT" && echo tests/fuzz/fuzz_binary.c \
-	$(ls loader/binary.c loader/derive.c loader/symtrace.c 2>/dev/null))"
+echo "# fuzzing tests/fuzz/fuzz_binary.c loader/ceph/binary.c loader/ceph/derive.c loader/ceph/symtrace.c"
 
 # outcome FILE: the harness's verdict on FILE, without the input's size (a
 # seed is smaller than its binary, the verdict must be the same).
@@ -79,7 +78,7 @@ coverage() { # LABEL DIR...
 	LLVM_PROFILE_FILE=$WORK/cov.profraw "$COV" -runs=0 "$@" >/dev/null 2>&1
 	llvm-profdata merge -sparse "$WORK/cov.profraw" -o "$WORK/cov.profdata" 2>/dev/null &&
 	(cd "$LIB_ROOT" && llvm-cov report "$COV" -instr-profile="$WORK/cov.profdata" \
-		$(ls loader/binary.c loader/derive.c loader/symtrace.c 2>/dev/null)) 2>/dev/null |
+		loader/ceph/binary.c loader/ceph/derive.c loader/ceph/symtrace.c) 2>/dev/null |
 		awk -v l="$label" '$1 ~ /\.c$/ { sub(/.*\//, "", $1)
 			printf "# coverage from %s: %s lines %s (%s of %s missed), branches %s\n",
 				l, $1, $10, $9, $8, $13 }'

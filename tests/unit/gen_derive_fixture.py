@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/unit/derive_fixture.h: the real bytes of the functions
-loader/derive.c reads (and the addresses of those whose calls it looks for),
+loader/ceph/derive.c reads (and the addresses of those whose calls it looks for),
 for each ceph-osd given, so test_derive.c checks the derivation on the code
 of every release without the binaries.
 
@@ -12,7 +12,7 @@ SUBMIT = ("18submit_transactionERK9hobject_tRK17object_stat_sum_tRK10eversion_t"
           "OSt10unique_ptrI13PGTransactionSt14default_deleteISA_EES8_S8_OSt6vectorI14"
           "pg_log_entry_tSaISG_EERSt8optionalI20pg_hit_set_history_tEP7Contextm11"
           "osd_reqid_tN5boost13intrusive_ptrI9OpRequestEE")
-# enum derive_fn order (loader/derive.h); True: bytes needed
+# enum derive_fn order (loader/ceph/derive.h); True: bytes needed
 FNS = [
     ("DF_MAYBE_INIT_OP_INFO", "_ZN9OpRequest18maybe_init_op_infoERK6OSDMap", True),
     ("DF_LOG_OP_STATS", "_ZN12PrimaryLogPG12log_op_statsERK9OpRequestmm", True),

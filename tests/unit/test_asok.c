@@ -23,9 +23,9 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include "unit.h"
-#include "asok.h"
-#include "asok_find.h"
-#include "proot.h"
+#include "ceph/asok.h"
+#include "ceph/asok_find.h"
+#include "ceph/proot.h"
 
 static const char perf[] =
 	"{\"osd\":{\"op_wip\":0,\"op\":10,\"op_r\":7,\"op_w\":2,\"op_rw\":1,"

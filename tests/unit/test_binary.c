@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "unit.h"
-#include "binary.h"
+#include "ceph/binary.h"
 
 static void not_elf(void **state)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* loader/derive.c on the real machine code of Debian's ceph-osd 16.2.15,
+/* loader/ceph/derive.c on the real machine code of Debian's ceph-osd 16.2.15,
  * 18.2.7 and 20.2.4 (derive_fixture.h): the offsets each release has (the
  * figures of DESIGN.md "Ceph releases", cross-checked there with DWARF for
  * 18 and 20), and refusals when witnesses disagree or are missing. */

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "unit.h"
-#include "procs.h"
+#include "ceph/procs.h"
 
 static char root[64];
 
