@@ -241,7 +241,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 180
 FUZZ_SRCS     = tests/fuzz/fuzz_binary.c loader/binary.c \
 		$(wildcard loader/derive.c loader/symtrace.c)
-FUZZ_HDRS     = loader/binary.h $(wildcard loader/derive.h loader/symtrace.h) maps/osdhist.h
+FUZZ_HDRS     = loader/binary.h loader/cephfns.h $(wildcard loader/derive.h loader/symtrace.h) maps/osdhist.h
 FUZZ_CS       = $(if $(wildcard loader/derive.c),capstone)
 FUZZ_CFLAGS   = -g -O1 -fno-omit-frame-pointer -std=c11 -Wall -Wextra -Werror \
 		-D_GNU_SOURCE $(CPPFLAGS) $(if $(FUZZ_CS),$(shell pkg-config --cflags capstone))

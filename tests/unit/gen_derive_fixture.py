@@ -2,40 +2,34 @@
 """Writes tests/unit/derive_fixture.h: the real bytes of the functions
 loader/derive.c reads (and the addresses of those whose calls it looks for),
 for each ceph-osd given, so test_derive.c checks the derivation on the code
-of every release without the binaries.
+of every release without the binaries.  Which functions, and their symbols:
+loader/cephfns.h's list, read through cpp (no name is written here).
 
 usage: gen_derive_fixture.py NAME=PATH... > tests/unit/derive_fixture.h
 (symbols from `nm -D -S`, bytes through the PT_LOAD headers of `readelf -lW`)."""
-import subprocess, sys
+import ast, os, subprocess, sys
 
-SUBMIT = ("18submit_transactionERK9hobject_tRK17object_stat_sum_tRK10eversion_t"
-          "OSt10unique_ptrI13PGTransactionSt14default_deleteISA_EES8_S8_OSt6vectorI14"
-          "pg_log_entry_tSaISG_EERSt8optionalI20pg_hit_set_history_tEP7Contextm11"
-          "osd_reqid_tN5boost13intrusive_ptrI9OpRequestEE")
-# enum derive_fn order (loader/derive.h); True: bytes needed
-FNS = [
-    ("DF_MAYBE_INIT_OP_INFO", "_ZN9OpRequest18maybe_init_op_infoERK6OSDMap", True),
-    ("DF_LOG_OP_STATS", "_ZN12PrimaryLogPG12log_op_statsERK9OpRequestmm", True),
-    ("DF_DEQUEUE_OP", "_ZN3OSD10dequeue_opEN5boost13intrusive_ptrI2PGEENS1_I9OpRequestEERN10ThreadPool8TPHandleE", True),
-    ("DF_ENQUEUE_OP", "_ZN3OSD10enqueue_opE5spg_tON5boost13intrusive_ptrI9OpRequestEEj", True),
-    ("DF_OPREQUEST_CTOR", "_ZN9OpRequestC2EP7MessageP9OpTracker", True),
-    ("DF_REPOP_COMMIT", "_ZN17ReplicatedBackend12repop_commitESt10shared_ptrINS_9RepModifyEE", True),
-    ("DF_REPMOD_DISPOSE", "_ZNSt23_Sp_counted_ptr_inplaceIN17ReplicatedBackend9RepModifyESaIvELN9__gnu_cxx12_Lock_policyE2EE10_M_disposeEv", True),
-    ("DF_CHECK_RMW", "_ZNK6OpInfo9check_rmwEi", True),
-    ("DF_REP_SUBMIT", "_ZN17ReplicatedBackend" + SUBMIT, True),
-    ("DF_EC_SUBMIT", "_ZN9ECBackend" + SUBMIT, True),
-    ("DF_ECSWITCH_SUBMIT", "_ZN8ECSwitch" + SUBMIT, True),
-    ("DF_SET_FROM_OP", "_ZN6OpInfo11set_from_opEPKN7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS3_EEEERK6OSDMap", True),
-    ("DF_MOSDOP_CLEAR_BUFFERS", "_ZN7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS2_EEE13clear_buffersEv", True),
-    ("DF_OSDOP_MERGE_OUT", "_ZN5OSDOp28merge_osd_op_vector_out_dataERSt6vectorIS_SaIS_EERN4ceph6buffer7v15_2_04listE", True),
-    ("DF_OSDOP_SPLIT_OUT", "_ZN5OSDOp28split_osd_op_vector_out_dataERSt6vectorIS_SaIS_EERN4ceph6buffer7v15_2_04listE", True),
-    ("DF_FILL_IN_COPY_GET_NOENT", "_ZN12PrimaryLogPG22fill_in_copy_get_noentERN5boost13intrusive_ptrI9OpRequestEE9hobject_tR5OSDOp", True),
-    ("DF_SET_FROM_OP_VEC", "_ZN6OpInfo11set_from_opERKSt6vectorI5OSDOpSaIS1_EERK4pg_tRK6OSDMap", False),
-    ("DF_OSDOP_CLEAR_DATA", "_ZN5OSDOp10clear_dataISt6vectorIS_SaIS_EEEEvRT_", False),
-    ("DF_MAY_READ", "_ZNK6OpInfo8may_readEv", False),
-    ("DF_MARK_FLAG_POINT", "_ZN9OpRequest15mark_flag_pointEhPKc", False),
-    ("DF_TRACKEDOP_PUT", "_ZN9TrackedOp3putEv", False),
-]
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+def ceph_fns():
+    """loader/cephfns.h's OSDHIST_CEPH_FNS, in enum ceph_fn order, through
+    cpp: (enum, symbol, True if derive.c reads its code) for each function
+    derive.c uses (DERIVE_READ or DERIVE_CALLEE)."""
+    src = ('#include "cephfns.h"\n'
+           '#define DERIVE_READ(fn) 2\n#define DERIVE_CALLEE 1\n#define DERIVE_NONE 0\n'
+           '#define ROW(id, pretty, derive, symbol) @ROW id derive symbol\n'
+           'OSDHIST_CEPH_FNS(ROW)\n')
+    out = subprocess.run(["cpp", "-P", "-I", os.path.join(ROOT, "loader"),
+                          "-I", os.path.join(ROOT, "maps")], input=src,
+                         capture_output=True, text=True, check=True).stdout
+    fns = []
+    for row in out.split("@ROW")[1:]:
+        enum, use, sym = row.strip().split(None, 2)
+        if int(use):
+            fns.append((enum, ast.literal_eval(sym), int(use) == 2))
+    return fns
+
+FNS = ceph_fns()
 
 def syms(path):
     out = {}
