@@ -40,7 +40,6 @@ static const struct release_offset {
 static inline void check_release_offsets(const struct osd_offsets *offs, uint32_t have,
 					 enum release r)
 {
-	assert_int_equal(NR_RELEASE_OFFSETS, NR_OFFS);	/* none twice or stale */
 	for (int o = 0; o < NR_OFFS; o++) {
 		const struct release_offset *want = NULL;
 
@@ -55,6 +54,7 @@ static inline void check_release_offsets(const struct osd_offsets *offs, uint32_
 			fail_msg("%s: %s = 0x%x, expected 0x%x", release_name[r],
 				 osd_off_name[o], osd_off_get(offs, o), want->v[r]);
 	}
+	assert_int_equal(NR_RELEASE_OFFSETS, NR_OFFS);	/* none twice, none stale */
 }
 
 #endif
