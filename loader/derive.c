@@ -8,6 +8,7 @@
  * least two must exist.  What each witness reads, per release, is in
  * tests/unit/derive_fixture.h (real bytes of 16.2.15, 18.2.7, 20.2.4).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ const enum osd_feature osd_off_need[NR_OFFS] = { OSDHIST_OFFSETS(OFF_NEED) };
 
 /* One witness's answer. */
 struct answer {
-	const char *who;
+	char who[96];		/* a function's name, or what else answered */
 	int found;
 	int64_t val;
 };
@@ -47,10 +48,19 @@ struct offset_witnesses {
 	int n;
 };
 
-static void answer(struct offset_witnesses *w, const char *who, int found, int64_t val)
+/* One more answer, its witness named by fmt. */
+__attribute__((format(printf, 4, 0)))
+static void answer(struct offset_witnesses *w, int found, int64_t val, const char *fmt,
+		   va_list ap)
 {
-	if (w->n < MAX_ANSWERS)
-		w->a[w->n++] = (struct answer){ who, found && val >= 0 && val < MAX_FIELD_OFF, val };
+	struct answer *a;
+
+	if (w->n == MAX_ANSWERS)
+		return;
+	a = &w->a[w->n++];
+	vsnprintf(a->who, sizeof(a->who), fmt, ap);
+	a->found = found && val >= 0 && val < MAX_FIELD_OFF;
+	a->val = val;
 }
 
 /* --- what one function says ------------------------------------------ */
@@ -494,21 +504,26 @@ static int64_t abi_submit_op(void)
 
 /* --- agreement --------------------------------------------------------- */
 
-/* What function cf says, under another name (a sum of two functions' answers,
- * an ABI fact); cf CF_NONE: asked whatever the binary has. */
+/* What function cf says, under the name fmt makes (a sum of two functions'
+ * answers, an ABI fact); cf CF_NONE: asked whatever the binary has. */
+__attribute__((format(printf, 5, 6)))
 static void add_as(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in *in,
-		   const char *who, struct fact f)
+		   struct fact f, const char *fmt, ...)
 {
+	va_list ap;
+
 	if (cf != CF_NONE && !in->fn[cf].vaddr)
 		return;		/* the binary has no such function: not looked at */
-	answer(w, who, f.ok, f.v);
+	va_start(ap, fmt);
+	answer(w, f.ok, f.v, fmt, ap);
+	va_end(ap);
 }
 
 /* What function cf says, by its name. */
 static void add(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in *in,
 		struct fact f)
 {
-	add_as(w, cf, in, ceph_fn_pretty[cf], f);
+	add_as(w, cf, in, f, "%s", ceph_fn_pretty[cf]);
 }
 
 /* Judges one offset: 0 and *val if >= 2 answers and all agree.  why gets
@@ -629,8 +644,8 @@ static void witnesses_op_rmw(const struct derive_in *in, const struct facts *fx,
 {
 	add(w, CF_MAYBE_INIT_OP_INFO, in, fx->mi_rmw);
 	if (in->fn[CF_CHECK_RMW].vaddr)
-		add_as(w, CF_LOG_OP_STATS, in, "PrimaryLogPG::log_op_stats+OpInfo::check_rmw",
-		       sum(fx->ls_opinfo, fx->cr_rmw));
+		add_as(w, CF_LOG_OP_STATS, in, sum(fx->ls_opinfo, fx->cr_rmw), "%s+%s",
+		       ceph_fn_pretty[CF_LOG_OP_STATS], ceph_fn_pretty[CF_CHECK_RMW]);
 }
 
 static void witnesses_op_dequeued(const struct derive_in *in, const struct facts *fx,
@@ -666,8 +681,8 @@ static void witnesses_sp_spg(const struct derive_in *in, const struct facts *fx,
 			     struct offset_witnesses *w)
 {
 	add(w, CF_ENQUEUE_OP, in, fx->eq_spg);
-	add_as(w, CF_ENQUEUE_OP, in, "SysV ABI of OSD::enqueue_op's signature",
-	       abi(abi_enqueue_spg()));
+	add_as(w, CF_ENQUEUE_OP, in, abi(abi_enqueue_spg()), "SysV ABI of %s's signature",
+	       ceph_fn_pretty[CF_ENQUEUE_OP]);
 }
 
 static void witnesses_sp_submit_op(const struct derive_in *in, const struct facts *fx,
@@ -677,8 +692,8 @@ static void witnesses_sp_submit_op(const struct derive_in *in, const struct fact
 	add(w, CF_EC_SUBMIT, in, fx->sub[1]);
 	add(w, CF_ECSWITCH_SUBMIT, in, fx->sub[2]);
 	if (in->fn[CF_REP_SUBMIT].vaddr || in->fn[CF_EC_SUBMIT].vaddr)
-		add_as(w, CF_NONE, in, "SysV ABI of submit_transaction's signature",
-		       abi(abi_submit_op()));
+		add_as(w, CF_NONE, in, abi(abi_submit_op()),
+		       "SysV ABI of submit_transaction's signature");
 }
 
 static void witnesses_mosdop_ops(const struct derive_in *in, const struct facts *fx,
@@ -705,8 +720,8 @@ static void witnesses_osdop_rval(const struct derive_in *in, const struct facts 
 
 	add(w, CF_FILL_IN_COPY_GET_NOENT, in, fx->noent_rval);
 	if (in->fn[CF_OSDOP_MERGE_OUT].vaddr || in->fn[CF_OSDOP_SPLIT_OUT].vaddr)
-		add_as(w, CF_NONE, in, "sizeof(OSDOp) - 8 (rval is its last member)",
-		       rval_last_member(size));
+		add_as(w, CF_NONE, in, rval_last_member(size),
+		       "sizeof(OSDOp) - 8 (rval is its last member)");
 }
 
 /* A row without its witnesses_FIELD() does not compile. */
