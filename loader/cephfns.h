@@ -11,14 +11,14 @@
  * these lists and nothing else.
  */
 
-/* What an optional feature needs beyond tracing at all.  FEAT_TRACE is
- * tracing at all: what is needed for it is required (a binary without it
- * is refused), what a feature needs only refuses that feature. */
+/* What a probe or an offset is needed for (the rows' `need`): tracing at
+ * all (FEAT_TRACE: a binary without it is refused), or one optional feature
+ * (only that feature is refused; binary_feature() says which fact lacks). */
 enum osd_feature {
-	FEAT_POOL,	/* -P: sp_spg and OSD::enqueue_op */
-	FEAT_PHASES,	/* --phases: sp_submit_op, dequeue_op, submit_transaction */
-	FEAT_OPTYPES,	/* per-op-type counting: mosdop_ops, osdop_size, osdop_rval */
-	NR_FEATS,
+	FEAT_POOL,	/* -P */
+	FEAT_PHASES,	/* --phases */
+	FEAT_OPTYPES,	/* per-op-type counting */
+	NR_FEATS,	/* the optional ones */
 	FEAT_TRACE = NR_FEATS,
 };
 
