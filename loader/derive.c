@@ -53,14 +53,11 @@ __attribute__((format(printf, 4, 0)))
 static void answer(struct offset_witnesses *w, int found, int64_t val, const char *fmt,
 		   va_list ap)
 {
-	struct answer *a;
-
 	if (w->n == MAX_ANSWERS)
 		return;
-	a = &w->a[w->n++];
-	vsnprintf(a->who, sizeof(a->who), fmt, ap);
-	a->found = found && val >= 0 && val < MAX_FIELD_OFF;
-	a->val = val;
+	vsnprintf(w->a[w->n].who, sizeof(w->a[w->n].who), fmt, ap);
+	w->a[w->n].found = found && val >= 0 && val < MAX_FIELD_OFF;
+	w->a[w->n++].val = val;
 }
 
 /* --- what one function says ------------------------------------------ */
@@ -330,25 +327,6 @@ static void read_sub(const struct symtrace *t, struct fact *f)
 		set(f, hi);
 }
 
-static void read_rep_sub(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
-{
-	(void)in;
-	read_sub(t, &fx->sub[0]);
-}
-
-static void read_ec_sub(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
-{
-	(void)in;
-	read_sub(t, &fx->sub[1]);
-}
-
-static void read_ecswitch_sub(const struct symtrace *t, const struct derive_in *in,
-			      struct facts *fx)
-{
-	(void)in;
-	read_sub(t, &fx->sub[2]);
-}
-
 /* OpInfo::set_from_op(const MOSDOp *m, const OSDMap&): since 18 it calls the
  * overload on `m->ops` (an address inside m); in 16 the loop is inline:
  * begin = [m + F], end = [m + F + 8], and each op's code (the u16 at the
@@ -411,17 +389,19 @@ static void read_osdop_size(const struct symtrace *t, struct fact *f)
 		set(f, (int64_t)size);
 }
 
-static void read_merge_out(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
-{
-	(void)in;
-	read_osdop_size(t, &fx->merge_size);
+/* The functions that answer one question each into their own slot. */
+#define READ_INTO(name, question, slot)					\
+static void name(const struct symtrace *t, const struct derive_in *in, struct facts *fx) \
+{									\
+	(void)in;							\
+	question(t, &fx->slot);						\
 }
-
-static void read_split_out(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
-{
-	(void)in;
-	read_osdop_size(t, &fx->split_size);
-}
+READ_INTO(read_rep_sub, read_sub, sub[0])
+READ_INTO(read_ec_sub, read_sub, sub[1])
+READ_INTO(read_ecswitch_sub, read_sub, sub[2])
+READ_INTO(read_merge_out, read_osdop_size, merge_size)
+READ_INTO(read_split_out, read_osdop_size, split_size)
+#undef READ_INTO
 
 /* PrimaryLogPG::fill_in_copy_get_noent(OpRequestRef&, hobject_t, OSDOp& osd_op):
  * `osd_op.rval = -ENOENT;` -- a 4-byte store of -2 into the OSDOp (%rcx). */
