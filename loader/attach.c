@@ -24,23 +24,28 @@
 #include "cli.h"
 #include "testhooks.h"
 
-/* The program for a probed function, NULL when the options leave it out. */
+/* The program for a probed function, NULL when the options leave it out:
+ * its row's ATTACH(prog, when) (cephfns.h), when in terms of options. */
 static struct bpf_program *prog_of(const struct binaries *bs, int fn)
 {
+#define WHEN_ALWAYS	true
+#define WHEN_SUBOPS	!bs->opt->no_subops
+#define WHEN_POOL	bs->opt->pool
+#define WHEN_PHASES	bs->opt->phases
+#define ATTACH(prog, when)	(WHEN_##when ? bs->skel->progs.prog : NULL)
+#define NO_ATTACH		NULL
+#define PROG_OF(id, cf, prefer, need, call, attach) case id: return attach;
 	switch (fn) {
-	case FN_LOG_OP_STATS: return bs->skel->progs.op_done;
-	case FN_UNREGISTERED: return bs->skel->progs.op_unregistered;
-	case FN_REPOP_COMMIT:
-		return bs->opt->no_subops ? NULL : bs->skel->progs.subop_done;
-	case FN_ENQUEUE_OP:
-		return bs->opt->pool ? bs->skel->progs.op_enqueue : NULL;
-	case FN_DEQUEUE_OP:
-		return NULL;	/* Ceph's dequeued_time stamp does its job */
-	case FN_REP_SUBMIT:
-	case FN_EC_SUBMIT:
-		return bs->opt->phases ? bs->skel->progs.op_submit : NULL;
+	OSDHIST_PROBES(PROG_OF)
 	}
 	return NULL;
+#undef PROG_OF
+#undef NO_ATTACH
+#undef ATTACH
+#undef WHEN_ALWAYS
+#undef WHEN_SUBOPS
+#undef WHEN_POOL
+#undef WHEN_PHASES
 }
 
 static struct binary_slot *find_slot(struct binaries *bs, dev_t dev, ino_t ino)
@@ -216,8 +221,8 @@ static int sync_links(struct binaries *bs, struct binary_slot *b, enum window wi
 			int e = errno;
 
 			fprintf(stderr, "osdhist: cannot attach a uprobe to %s in %s "
-				"(pid %d): %s%s\n", probe_fn_pretty[f], ESC(b->where), b->pid,
-				strerror(e), e == EPERM || e == EACCES ?
+				"(pid %d): %s%s\n", ceph_fn_pretty[probe_fn[f]], ESC(b->where),
+				b->pid, strerror(e), e == EPERM || e == EACCES ?
 				"; run as root or with CAP_PERFMON and CAP_SYS_ADMIN" : "");
 			for (int g = 0; g < NR_PROBE_FNS; g++) {
 				bpf_link__destroy(b->links[g]);

@@ -10,15 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define F(name) { #name, offsetof(struct osd_offsets, name) }
+/* every field of struct osd_offsets (maps/osdhist.h's rows) */
+#define F(id, name, need) { #name, offsetof(struct osd_offsets, name) },
 static const struct {
 	const char *name;
 	size_t off;
-} fields[] = {
-	F(op_request), F(op_rmw), F(op_dequeued), F(msg_type), F(msg_recv),
-	F(repmod_op), F(sp_spg), F(sp_submit_op), F(mosdop_ops), F(osdop_size),
-	F(osdop_rval),
-};
+} fields[] = { OSDHIST_OFFSETS(F) };
+#undef F
 
 void testhook_offsets(struct osd_offsets *o)
 {

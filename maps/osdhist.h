@@ -243,23 +243,48 @@ _Static_assert(NR_OPCODES <= OPCOUNT_SLOTS, "op_counts: too many op codes");
  * One row per attached ceph-osd binary (the uprobe's BPF cookie is the row
  * index), every field derived by loader/ceph/derive.c from that binary's own
  * machine code, each from at least two witnesses that agree.
+ *
+ * One row per offset, X(id, field, need); bpf/ uses only the field:
+ *   id     the loader's name of it (enum osd_off, loader/derive.h)
+ *   field  its member of struct osd_offsets (a __u32), the name --inspect
+ *          -v prints and OSDHIST_TEST_OFFSETS takes; its witnesses are
+ *          witnesses_FIELD() in loader/derive.c
+ *   need   what needs it (loader/cephfns.h's enum osd_feature, which bpf/
+ *          never sees): FEAT_TRACE, a binary without it is refused; or the
+ *          one feature refused without it
  */
 #define MAX_BINARIES	16
 
+#define OSDHIST_OFFSETS(X)						\
+	/* OpRequest::request (Message*) */				\
+	X(OFF_OP_REQUEST, op_request, FEAT_TRACE)			\
+	/* OpRequest::op_info.rmw_flags (u64) */			\
+	X(OFF_OP_RMW, op_rmw, FEAT_TRACE)				\
+	/* OpRequest::dequeued_time (utime_t) */			\
+	X(OFF_OP_DEQUEUED, op_dequeued, FEAT_TRACE)			\
+	/* Message::header.type (u16) */				\
+	X(OFF_MSG_TYPE, msg_type, FEAT_TRACE)				\
+	/* Message::recv_stamp (utime_t) */				\
+	X(OFF_MSG_RECV, msg_recv, FEAT_TRACE)				\
+	/* ReplicatedBackend::RepModify::op (OpRequestRef) */		\
+	X(OFF_REPMOD_OP, repmod_op, FEAT_TRACE)				\
+	/* OSD::enqueue_op's spg_t: entry %rsp + this */		\
+	X(OFF_SP_SPG, sp_spg, FEAT_POOL)				\
+	/* submit_transaction's OpRequestRef*: likewise */		\
+	X(OFF_SP_SUBMIT_OP, sp_submit_op, FEAT_PHASES)			\
+	/* MOSDOp::ops (std::vector<OSDOp>); 0: unknown */		\
+	X(OFF_MOSDOP_OPS, mosdop_ops, FEAT_OPTYPES)			\
+	/* sizeof(OSDOp), the vector's stride; 0: unknown */		\
+	X(OFF_OSDOP_SIZE, osdop_size, FEAT_OPTYPES)			\
+	/* OSDOp::rval (s32); 0: unknown */				\
+	X(OFF_OSDOP_RVAL, osdop_rval, FEAT_OPTYPES)
+
+#define OSDHIST_OFF_FIELD(id, field, need) __u32 field;
 struct osd_offsets {
-	__u32 op_request;	/* OpRequest::request (Message*) */
-	__u32 op_rmw;		/* OpRequest::op_info.rmw_flags (u64) */
-	__u32 op_dequeued;	/* OpRequest::dequeued_time (utime_t) */
-	__u32 msg_type;		/* Message::header.type (u16) */
-	__u32 msg_recv;		/* Message::recv_stamp (utime_t) */
-	__u32 repmod_op;	/* ReplicatedBackend::RepModify::op (OpRequestRef) */
-	__u32 sp_spg;		/* OSD::enqueue_op's spg_t: entry %rsp + this */
-	__u32 sp_submit_op;	/* submit_transaction's OpRequestRef*: likewise */
-	__u32 mosdop_ops;	/* MOSDOp::ops (std::vector<OSDOp>); 0: unknown */
-	__u32 osdop_size;	/* sizeof(OSDOp), the vector's stride; 0: unknown */
-	__u32 osdop_rval;	/* OSDOp::rval (s32); 0: unknown */
+	OSDHIST_OFFSETS(OSDHIST_OFF_FIELD)
 	__u32 pad;
 };
+#undef OSDHIST_OFF_FIELD
 
 /*
  * One row per attached binary, in bpf/'s .bss (the loader writes it in

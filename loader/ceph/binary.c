@@ -24,36 +24,15 @@
 
 #include "binary.h"
 
-#define SUBMIT_SIG "18submit_transactionERK9hobject_tRK17object_stat_sum_tRK10eversion_t" \
-	"OSt10unique_ptrI13PGTransactionSt14default_deleteISA_EES8_S8_OSt6vectorI14" \
-	"pg_log_entry_tSaISG_EERSt8optionalI20pg_hit_set_history_tEP7Contextm11" \
-	"osd_reqid_tN5boost13intrusive_ptrI9OpRequestEE"
-
-const char *const probe_fn_symbol[NR_PROBE_FNS] = {
-	[FN_LOG_OP_STATS] = "_ZN12PrimaryLogPG12log_op_statsERK9OpRequestmm",
-	[FN_UNREGISTERED] = "_ZN9OpRequest13_unregisteredEv",
-	[FN_REPOP_COMMIT] = "_ZN17ReplicatedBackend12repop_commitESt10shared_ptrINS_9RepModifyEE",
-	[FN_ENQUEUE_OP] = "_ZN3OSD10enqueue_opE5spg_tON5boost13intrusive_ptrI9OpRequestEEj",
-	[FN_DEQUEUE_OP] = "_ZN3OSD10dequeue_opEN5boost13intrusive_ptrI2PGEENS1_I9OpRequestEERN10ThreadPool8TPHandleE",
-	[FN_REP_SUBMIT] = "_ZN17ReplicatedBackend" SUBMIT_SIG,
-	[FN_EC_SUBMIT] = "_ZN9ECBackend" SUBMIT_SIG,
-};
-#define ECSWITCH_SUBMIT "_ZN8ECSwitch" SUBMIT_SIG
-#define VERSION_FN "_Z19ceph_version_to_strv"
-
-const char *const probe_fn_pretty[NR_PROBE_FNS] = {
-	[FN_LOG_OP_STATS] = "PrimaryLogPG::log_op_stats",
-	[FN_UNREGISTERED] = "OpRequest::_unregistered",
-	[FN_REPOP_COMMIT] = "ReplicatedBackend::repop_commit",
-	[FN_ENQUEUE_OP] = "OSD::enqueue_op",
-	[FN_DEQUEUE_OP] = "OSD::dequeue_op",
-	[FN_REP_SUBMIT] = "ReplicatedBackend::submit_transaction",
-	[FN_EC_SUBMIT] = "ECBackend::submit_transaction",
-};
-
-/* The symbols looked up: probes, derive.c's functions, the version. */
-enum { SYM_PROBE = 0, SYM_DERIVE = NR_PROBE_FNS, SYM_ECSWITCH = SYM_DERIVE + NR_DF,
-       SYM_VERSION, NR_SYMS };
+#define PROBE_FN(id, fn, prefer, need, call, attach) [id] = fn,
+#define PROBE_PREFER(id, fn, prefer, need, call, attach) [id] = prefer,
+#define PROBE_NEED(id, fn, prefer, need, call, attach) [id] = need,
+const enum ceph_fn probe_fn[NR_PROBE_FNS] = { OSDHIST_PROBES(PROBE_FN) };
+static const enum ceph_fn probe_prefer[NR_PROBE_FNS] = { OSDHIST_PROBES(PROBE_PREFER) };
+static const enum osd_feature probe_need[NR_PROBE_FNS] = { OSDHIST_PROBES(PROBE_NEED) };
+#undef PROBE_FN
+#undef PROBE_PREFER
+#undef PROBE_NEED
 
 struct sym {
 	uint64_t vaddr;
@@ -65,15 +44,6 @@ struct elf_file {
 	uint64_t size;
 	Elf *elf;
 };
-
-static const char *sym_name(int i)
-{
-	if (i < SYM_DERIVE)
-		return probe_fn_symbol[i];
-	if (i < SYM_ECSWITCH)
-		return derive_fn_symbol[i - SYM_DERIVE];
-	return i == SYM_ECSWITCH ? ECSWITCH_SUBMIT : VERSION_FN;
-}
 
 static int find_build_id(Elf *elf, char *out)
 {
@@ -185,17 +155,17 @@ static const Elf_Data *names_of(const struct elf_file *f, const GElf_Shdr *symsh
 
 /* Fills syms from .dynsym and .symtab.  0, or -1 and one line in err for a
  * table osdhist does not read (names_of, or more than BINARY_MAX_SYMS). */
-static int find_symbols(const struct elf_file *f, const char *name, struct sym syms[NR_SYMS],
-			char *err, size_t errlen)
+static int find_symbols(const struct elf_file *f, const char *name,
+			struct sym syms[NR_CEPH_FNS], char *err, size_t errlen)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	unsigned nscn = 0;
 	bool seen_dynsym = false, seen_symtab = false;
-	size_t want_len[NR_SYMS];
+	size_t want_len[NR_CEPH_FNS];
 
-	for (int s = 0; s < NR_SYMS; s++)
-		want_len[s] = strlen(sym_name(s));
+	for (int s = 0; s < NR_CEPH_FNS; s++)
+		want_len[s] = strlen(ceph_fn_symbol[s]);
 	while ((scn = elf_nextscn(f->elf, scn)) && nscn++ < BINARY_MAX_SECTIONS) {
 		const Elf_Data *d, *names;
 		GElf_Sym sym;
@@ -239,9 +209,9 @@ static int find_symbols(const struct elf_file *f, const char *name, struct sym s
 			left = names->d_size - sym.st_name;
 			if (n[0] != '_')
 				continue;
-			for (int s = 0; s < NR_SYMS; s++)
+			for (int s = 0; s < NR_CEPH_FNS; s++)
 				if (!syms[s].vaddr && want_len[s] < left &&
-				    !memcmp(n, sym_name(s), want_len[s] + 1)) {
+				    !memcmp(n, ceph_fn_symbol[s], want_len[s] + 1)) {
 					syms[s].vaddr = sym.st_value;
 					syms[s].size = sym.st_size;
 				}
@@ -435,6 +405,15 @@ static int check_headers(const struct elf_file *f, const char *name, char *err, 
 	return 0;
 }
 
+/* The symbol probe p sits on: its prefer function where the binary has it
+ * (20.x: ECSwitch dispatches to both EC backends), else its function. */
+static const struct sym *probe_sym(const struct sym *syms, int p)
+{
+	if (probe_prefer[p] != CF_NONE && syms[probe_prefer[p]].vaddr)
+		return &syms[probe_prefer[p]];
+	return &syms[probe_fn[p]];
+}
+
 /* PROBES_DIRECT functions that nothing calls are inlined: absent (fn_off 0,
  * the bit in b->inlined); a required one refuses the build. */
 static int mark_inlined(const struct elf_file *f, const struct sym *syms,
@@ -447,7 +426,7 @@ static int mark_inlined(const struct elf_file *f, const struct sym *syms,
 	for (int p = 0; p < NR_PROBE_FNS; p++)
 		if ((PROBES_DIRECT & (1u << p)) && b->fn_off[p]) {
 			fn[n] = p;
-			target[n++] = syms[SYM_PROBE + p].vaddr;
+			target[n++] = probe_sym(syms, p)->vaddr;
 		}
 	called = direct_calls(f, target, n);
 	for (int i = 0; i < n; i++) {
@@ -462,7 +441,7 @@ static int mark_inlined(const struct elf_file *f, const struct sym *syms,
 				 "binary calls %s: it was inlined at every call site "
 				 "(an LTO build?), so a probe on it would count nothing; "
 				 "osdhist cannot trace this build", name, b->build_id,
-				 probe_fn_pretty[p]);
+				 ceph_fn_pretty[probe_fn[p]]);
 			return -1;
 		}
 	}
@@ -472,10 +451,10 @@ static int mark_inlined(const struct elf_file *f, const struct sym *syms,
 static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 		   char *err, size_t errlen)
 {
-	struct sym syms[NR_SYMS];
+	struct sym syms[NR_CEPH_FNS];
 	struct derive_in din;
 	struct derive_out dout;
-	uint8_t *code[DF_NR_CODE] = { 0 };
+	uint8_t *code[NR_CEPH_FNS] = { 0 };
 	GElf_Ehdr eh;
 	int ret = -1;
 
@@ -489,24 +468,22 @@ static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 	memset(syms, 0, sizeof(syms));
 	if (find_symbols(f, name, syms, err, errlen))
 		return -1;
-	find_version(f, &syms[SYM_VERSION], b->version, sizeof(b->version));
+	find_version(f, &syms[CF_CEPH_VERSION], b->version, sizeof(b->version));
 
-	/* 20.x: ECSwitch dispatches to both EC backends, probe it instead */
-	if (syms[SYM_ECSWITCH].vaddr)
-		syms[SYM_PROBE + FN_EC_SUBMIT] = syms[SYM_ECSWITCH];
 	for (int p = 0; p < NR_PROBE_FNS; p++) {
-		const struct sym *s = &syms[SYM_PROBE + p];
+		const struct sym *s = probe_sym(syms, p);
+		enum ceph_fn fn = probe_fn[p];
 
 		if (s->vaddr && vaddr_to_off(f, s->vaddr, 1, true, &b->fn_off[p])) {
 			snprintf(err, errlen, "ceph-osd %s (build-id %s): symbol %s is not "
 				 "in an executable segment of the file", name, b->build_id,
-				 probe_fn_pretty[p]);
+				 ceph_fn_pretty[fn]);
 			return -1;
 		}
 		if (!s->vaddr && (PROBES_REQUIRED & (1u << p))) {
 			snprintf(err, errlen, "ceph-osd %s (build-id %s) lacks the symbol "
 				 "%s (%s); osdhist cannot trace this build", name,
-				 b->build_id, probe_fn_symbol[p], probe_fn_pretty[p]);
+				 b->build_id, ceph_fn_symbol[fn], ceph_fn_pretty[fn]);
 			return -1;
 		}
 	}
@@ -515,11 +492,11 @@ static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 		return -1;
 
 	memset(&din, 0, sizeof(din));
-	for (int d = 0; d < NR_DF; d++) {
-		const struct sym *s = &syms[SYM_DERIVE + d];
+	for (int d = 0; d < NR_CEPH_FNS; d++) {
+		const struct sym *s = &syms[d];
 
 		din.fn[d].vaddr = s->vaddr;
-		if (d >= DF_NR_CODE || !s->vaddr)
+		if (!derive_reads_code(d) || !s->vaddr)
 			continue;
 		code[d] = read_fn(f, s, &din.fn[d].len);
 		din.fn[d].code = code[d];
@@ -537,7 +514,7 @@ static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 		snprintf(tmp, sizeof(tmp), "ceph-osd %s %s", name, err);
 		snprintf(err, errlen, "%s", tmp);
 	}
-	for (int d = 0; d < DF_NR_CODE; d++)
+	for (int d = 0; d < NR_CEPH_FNS; d++)
 		free(code[d]);
 	return ret;
 }
@@ -593,26 +570,15 @@ const char *const osd_feature_name[NR_FEATS] = {
 
 int binary_feature(const struct osd_binary *b, enum osd_feature f, char *why, size_t len)
 {
-	static const uint32_t offs[NR_FEATS] = {
-		[FEAT_POOL] = OFF_BIT(OFF_SP_SPG),
-		[FEAT_PHASES] = OFF_BIT(OFF_SP_SUBMIT_OP),
-		[FEAT_OPTYPES] = OFF_BIT(OFF_MOSDOP_OPS) | OFF_BIT(OFF_OSDOP_SIZE) |
-				 OFF_BIT(OFF_OSDOP_RVAL),
-	};
-	static const uint32_t fns[NR_FEATS] = {
-		[FEAT_POOL] = 1u << FN_ENQUEUE_OP,
-		[FEAT_PHASES] = (1u << FN_DEQUEUE_OP) | (1u << FN_REP_SUBMIT) |
-				(1u << FN_EC_SUBMIT),
-	};
-
 	for (int p = 0; p < NR_PROBE_FNS; p++)
-		if ((fns[f] & (1u << p)) && !b->fn_off[p]) {
+		if (probe_need[p] == f && !b->fn_off[p]) {
 			snprintf(why, len, b->inlined & (1u << p) ? "%s is inlined at "
-				 "every call site" : "the binary lacks %s", probe_fn_pretty[p]);
+				 "every call site" : "the binary lacks %s",
+				 ceph_fn_pretty[probe_fn[p]]);
 			return -1;
 		}
 	for (int o = 0; o < NR_OFFS; o++)
-		if ((offs[f] & OFF_BIT(o)) && !(b->have & OFF_BIT(o))) {
+		if (osd_off_need[o] == f && !(b->have & OFF_BIT(o))) {
 			snprintf(why, len, "%s: %s", osd_off_name[o], b->why[o]);
 			return -1;
 		}

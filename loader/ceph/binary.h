@@ -5,32 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cephfns.h"
 #include "derive.h"
-
-/* The functions osdhist may probe.  The first three are needed to trace at
- * all; the others are 0 in fn_off when the binary lacks them. */
-enum probe_fn {
-	FN_LOG_OP_STATS,	/* PrimaryLogPG::log_op_stats */
-	FN_UNREGISTERED,	/* OpRequest::_unregistered() */
-	FN_REPOP_COMMIT,	/* ReplicatedBackend::repop_commit */
-	FN_ENQUEUE_OP,		/* OSD::enqueue_op (-P) */
-	FN_DEQUEUE_OP,		/* OSD::dequeue_op (--phases) */
-	FN_REP_SUBMIT,		/* ReplicatedBackend::submit_transaction (--phases) */
-	FN_EC_SUBMIT,		/* ECSwitch::submit_transaction when the binary has
-				 * it (20.x: it dispatches to both EC backends),
-				 * else ECBackend:: (--phases) */
-	NR_PROBE_FNS,
-};
-#define PROBES_REQUIRED	((1u << FN_LOG_OP_STATS) | (1u << FN_UNREGISTERED) | \
-			 (1u << FN_REPOP_COMMIT))
-/* Non-virtual ones: Ceph's code calls them directly, so a build where no
- * call or jump reaches one had it inlined at every call site (LTO: el9
- * builds, cephtrace issue 104), and its out-of-line copy, which a probe
- * would sit on, never runs.  Such a function counts as absent.  (The
- * virtual ones, _unregistered and submit_transaction, are reached through
- * vtables; the self-check against Ceph's counters guards those.) */
-#define PROBES_DIRECT	((1u << FN_LOG_OP_STATS) | (1u << FN_REPOP_COMMIT) | \
-			 (1u << FN_ENQUEUE_OP) | (1u << FN_DEQUEUE_OP))
 
 struct osd_binary {
 	char build_id[41];		/* hex, or "none" */
@@ -45,9 +21,6 @@ struct osd_binary {
 	char why[NR_OFFS][256];
 };
 
-extern const char *const probe_fn_symbol[NR_PROBE_FNS];
-extern const char *const probe_fn_pretty[NR_PROBE_FNS];
-
 /* Reads PATH (an x86-64 ELF ceph-osd; NAME is how messages call it): its
  * build-id, version, the probed symbols, and every offset of struct
  * osd_offsets derived from its code (derive.h).  0 when it can be traced:
@@ -57,13 +30,7 @@ extern const char *const probe_fn_pretty[NR_PROBE_FNS];
 int binary_inspect(const char *path, const char *name, struct osd_binary *b,
 		   char *err, size_t errlen);
 
-/* What an optional feature needs beyond tracing at all. */
-enum osd_feature {
-	FEAT_POOL,	/* -P: sp_spg and OSD::enqueue_op */
-	FEAT_PHASES,	/* --phases: sp_submit_op, dequeue_op, submit_transaction */
-	FEAT_OPTYPES,	/* per-op-type counting: mosdop_ops, osdop_size, osdop_rval */
-	NR_FEATS,
-};
+/* enum osd_feature: cephfns.h */
 extern const char *const osd_feature_name[NR_FEATS];
 
 /* 0 if b supports feature f; otherwise -1 and why holds a phrase naming

@@ -8,6 +8,7 @@
  * least two must exist.  What each witness reads, per release, is in
  * tests/unit/derive_fixture.h (real bytes of 16.2.15, 18.2.7, 20.2.4).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,72 +16,19 @@
 #include "derive.h"
 #include "symtrace.h"
 
-#define SUBMIT_SIG "18submit_transactionERK9hobject_tRK17object_stat_sum_tRK10eversion_t" \
-	"OSt10unique_ptrI13PGTransactionSt14default_deleteISA_EES8_S8_OSt6vectorI14" \
-	"pg_log_entry_tSaISG_EERSt8optionalI20pg_hit_set_history_tEP7Contextm11" \
-	"osd_reqid_tN5boost13intrusive_ptrI9OpRequestEE"
+#define CF_SYMBOL(id, pretty, derive, symbol) [id] = symbol,
+#define CF_PRETTY(id, pretty, derive, symbol) [id] = pretty,
+const char *const ceph_fn_symbol[NR_CEPH_FNS] = { OSDHIST_CEPH_FNS(CF_SYMBOL) };
+const char *const ceph_fn_pretty[NR_CEPH_FNS] = { OSDHIST_CEPH_FNS(CF_PRETTY) };
+#undef CF_SYMBOL
+#undef CF_PRETTY
 
-const char *const derive_fn_symbol[NR_DF] = {
-	[DF_MAYBE_INIT_OP_INFO] = "_ZN9OpRequest18maybe_init_op_infoERK6OSDMap",
-	[DF_LOG_OP_STATS] = "_ZN12PrimaryLogPG12log_op_statsERK9OpRequestmm",
-	[DF_DEQUEUE_OP] = "_ZN3OSD10dequeue_opEN5boost13intrusive_ptrI2PGEENS1_I9OpRequestEERN10ThreadPool8TPHandleE",
-	[DF_ENQUEUE_OP] = "_ZN3OSD10enqueue_opE5spg_tON5boost13intrusive_ptrI9OpRequestEEj",
-	[DF_OPREQUEST_CTOR] = "_ZN9OpRequestC2EP7MessageP9OpTracker",
-	[DF_REPOP_COMMIT] = "_ZN17ReplicatedBackend12repop_commitESt10shared_ptrINS_9RepModifyEE",
-	[DF_REPMOD_DISPOSE] = "_ZNSt23_Sp_counted_ptr_inplaceIN17ReplicatedBackend9RepModifyESaIvEL"
-			      "N9__gnu_cxx12_Lock_policyE2EE10_M_disposeEv",
-	[DF_CHECK_RMW] = "_ZNK6OpInfo9check_rmwEi",
-	[DF_REP_SUBMIT] = "_ZN17ReplicatedBackend" SUBMIT_SIG,
-	[DF_EC_SUBMIT] = "_ZN9ECBackend" SUBMIT_SIG,
-	[DF_ECSWITCH_SUBMIT] = "_ZN8ECSwitch" SUBMIT_SIG,
-	[DF_SET_FROM_OP] = "_ZN6OpInfo11set_from_opEPKN7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS3_EEEERK6OSDMap",
-	[DF_MOSDOP_CLEAR_BUFFERS] = "_ZN7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS2_EEE13clear_buffersEv",
-	[DF_OSDOP_MERGE_OUT] = "_ZN5OSDOp28merge_osd_op_vector_out_dataERSt6vectorIS_SaIS_EERN4ceph6buffer7v15_2_04listE",
-	[DF_OSDOP_SPLIT_OUT] = "_ZN5OSDOp28split_osd_op_vector_out_dataERSt6vectorIS_SaIS_EERN4ceph6buffer7v15_2_04listE",
-	[DF_FILL_IN_COPY_GET_NOENT] = "_ZN12PrimaryLogPG22fill_in_copy_get_noentERN5boost13intrusive_ptrI9OpRequestEE9hobject_tR5OSDOp",
-	[DF_SET_FROM_OP_VEC] = "_ZN6OpInfo11set_from_opERKSt6vectorI5OSDOpSaIS1_EERK4pg_tRK6OSDMap",
-	[DF_OSDOP_CLEAR_DATA] = "_ZN5OSDOp10clear_dataISt6vectorIS_SaIS_EEEEvRT_",
-	[DF_MAY_READ] = "_ZNK6OpInfo8may_readEv",
-	[DF_MARK_FLAG_POINT] = "_ZN9OpRequest15mark_flag_pointEhPKc",
-	[DF_TRACKEDOP_PUT] = "_ZN9TrackedOp3putEv",
-};
-
-const char *const derive_fn_pretty[NR_DF] = {
-	[DF_MAYBE_INIT_OP_INFO] = "OpRequest::maybe_init_op_info",
-	[DF_LOG_OP_STATS] = "PrimaryLogPG::log_op_stats",
-	[DF_DEQUEUE_OP] = "OSD::dequeue_op",
-	[DF_ENQUEUE_OP] = "OSD::enqueue_op",
-	[DF_OPREQUEST_CTOR] = "OpRequest::OpRequest",
-	[DF_REPOP_COMMIT] = "ReplicatedBackend::repop_commit",
-	[DF_REPMOD_DISPOSE] = "shared_ptr<RepModify>::_M_dispose",
-	[DF_CHECK_RMW] = "OpInfo::check_rmw",
-	[DF_REP_SUBMIT] = "ReplicatedBackend::submit_transaction",
-	[DF_EC_SUBMIT] = "ECBackend::submit_transaction",
-	[DF_ECSWITCH_SUBMIT] = "ECSwitch::submit_transaction",
-	[DF_SET_FROM_OP] = "OpInfo::set_from_op",
-	[DF_MOSDOP_CLEAR_BUFFERS] = "MOSDOp::clear_buffers",
-	[DF_OSDOP_MERGE_OUT] = "OSDOp::merge_osd_op_vector_out_data",
-	[DF_OSDOP_SPLIT_OUT] = "OSDOp::split_osd_op_vector_out_data",
-	[DF_FILL_IN_COPY_GET_NOENT] = "PrimaryLogPG::fill_in_copy_get_noent",
-	[DF_SET_FROM_OP_VEC] = "OpInfo::set_from_op(vector)",
-	[DF_OSDOP_CLEAR_DATA] = "OSDOp::clear_data",
-	[DF_MAY_READ] = "OpInfo::may_read",
-	[DF_MARK_FLAG_POINT] = "OpRequest::mark_flag_point",
-	[DF_TRACKEDOP_PUT] = "TrackedOp::put",
-};
-
-const char *const osd_off_name[NR_OFFS] = {
-	[OFF_OP_REQUEST] = "op_request", [OFF_OP_RMW] = "op_rmw",
-	[OFF_OP_DEQUEUED] = "op_dequeued", [OFF_MSG_TYPE] = "msg_type",
-	[OFF_MSG_RECV] = "msg_recv", [OFF_REPMOD_OP] = "repmod_op",
-	[OFF_SP_SPG] = "sp_spg", [OFF_SP_SUBMIT_OP] = "sp_submit_op",
-	[OFF_MOSDOP_OPS] = "mosdop_ops", [OFF_OSDOP_SIZE] = "osdop_size",
-	[OFF_OSDOP_RVAL] = "osdop_rval",
-};
-
-/* Ceph's message types the witnesses compare with (src/msg/Message.h). */
-#define CEPH_MSG_OSD_OP_T	42
-#define MSG_OSD_REPOP_T		112
+#define OFF_NAME(id, field, need) [id] = #field,
+#define OFF_NEED(id, field, need) [id] = need,
+const char *const osd_off_name[NR_OFFS] = { OSDHIST_OFFSETS(OFF_NAME) };
+const enum osd_feature osd_off_need[NR_OFFS] = { OSDHIST_OFFSETS(OFF_NEED) };
+#undef OFF_NAME
+#undef OFF_NEED
 
 /* Offsets above this are not a field of these objects: a witness that
  * finds one has found something else. */
@@ -88,7 +36,7 @@ const char *const osd_off_name[NR_OFFS] = {
 
 /* One witness's answer. */
 struct answer {
-	const char *who;
+	char who[96];		/* a function's name, or what else answered */
 	int found;
 	int64_t val;
 };
@@ -100,10 +48,16 @@ struct offset_witnesses {
 	int n;
 };
 
-static void answer(struct offset_witnesses *w, const char *who, int found, int64_t val)
+/* One more answer, its witness named by fmt. */
+__attribute__((format(printf, 4, 0)))
+static void answer(struct offset_witnesses *w, int found, int64_t val, const char *fmt,
+		   va_list ap)
 {
-	if (w->n < MAX_ANSWERS)
-		w->a[w->n++] = (struct answer){ who, found && val >= 0 && val < MAX_FIELD_OFF, val };
+	if (w->n == MAX_ANSWERS)
+		return;
+	vsnprintf(w->a[w->n].who, sizeof(w->a[w->n].who), fmt, ap);
+	w->a[w->n].found = found && val >= 0 && val < MAX_FIELD_OFF;
+	w->a[w->n++].val = val;
 }
 
 /* --- what one function says ------------------------------------------ */
@@ -191,7 +145,7 @@ static void read_mi(const struct symtrace *t, const struct derive_in *in, struct
 		if (e->type == EV_CMP && e->imm == 0 && e->size == 8 &&
 		    st_is_load_of(t, e->node, self, &off))
 			set(&fx->mi_rmw, off);
-		if (e->type == EV_CALL && e->target == in->fn[DF_SET_FROM_OP].vaddr &&
+		if (e->type == EV_CALL && e->target == in->fn[CF_SET_FROM_OP].vaddr &&
 		    e->target && e->args[0].node == self) {
 			set(&fx->mi_opinfo, e->args[0].add);
 			if (e->args[1].add == 0 && st_is_load_of(t, e->args[1].node, self, &off))
@@ -215,7 +169,7 @@ static void read_ls(const struct symtrace *t, const struct derive_in *in, struct
 	for (int i = 0; i < t->nev; i++) {
 		const struct st_event *e = &t->ev[i];
 
-		if (e->type == EV_CALL && e->target && e->target == in->fn[DF_MAY_READ].vaddr &&
+		if (e->type == EV_CALL && e->target && e->target == in->fn[CF_MAY_READ].vaddr &&
 		    e->args[0].node == op)
 			set(&fx->ls_opinfo, e->args[0].add);
 	}
@@ -224,10 +178,11 @@ static void read_ls(const struct symtrace *t, const struct derive_in *in, struct
 /* OSD::dequeue_op(PGRef pg, OpRequestRef op, ...): `op->set_dequeued_time(now)`
  * is the first store into the OpRequest; `now - m->get_recv_stamp()` follows.
  * op arrives by invisible reference in %rdx. */
-static void read_dq(const struct symtrace *t, struct facts *fx)
+static void read_dq(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
 	int op = st_load(t, st_arg(t, ARG_RDX), 0, 8);
 
+	(void)in;
 	if (op < 0)
 		return;
 	request_and_recv(t, op, &fx->dq_request, &fx->dq_recv);
@@ -244,12 +199,13 @@ static void read_dq(const struct symtrace *t, struct facts *fx)
 /* OSD::enqueue_op(spg_t pg, OpRequestRef&& op, epoch_t): its first statement
  * is `stamp = op->get_req()->get_recv_stamp()`, read before any call; the
  * spg_t (MEMORY class) is read from the caller's frame in the prologue. */
-static void read_eq(const struct symtrace *t, struct facts *fx)
+static void read_eq(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
 	int op = st_load(t, st_arg(t, ARG_RSI), 0, 8);
 	int sp = st_sp(t);
 	int64_t lowest = -1;
 
+	(void)in;
 	for (int i = 0; i < t->nev; i++) {
 		const struct st_event *e = &t->ev[i];
 		int64_t f;
@@ -270,10 +226,11 @@ static void read_eq(const struct symtrace *t, struct facts *fx)
 
 /* OpRequest::OpRequest(Message *req, OpTracker *): `request(req)` stores the
  * argument into this; `if (req->get_type() == CEPH_MSG_OSD_OP)`. */
-static void read_ct(const struct symtrace *t, struct facts *fx)
+static void read_ct(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
 	int self = st_arg(t, ARG_RDI), msg = st_arg(t, ARG_RSI);
 
+	(void)in;
 	for (int i = 0; i < t->nev; i++) {
 		const struct st_event *e = &t->ev[i];
 		int64_t off;
@@ -281,7 +238,7 @@ static void read_ct(const struct symtrace *t, struct facts *fx)
 		if (e->type == EV_STORE && e->base == self && e->size == 8 &&
 		    e->src.node == msg && e->src.add == 0)
 			set(&fx->ct_request, e->off);
-		if (e->type == EV_CMP && e->imm == CEPH_MSG_OSD_OP_T && e->size == 2 &&
+		if (e->type == EV_CMP && e->imm == MSG_OSD_OP && e->size == 2 &&
 		    st_is_load_of(t, e->node, msg, &off))
 			set(&fx->ct_type, off);
 	}
@@ -300,10 +257,10 @@ static void read_rc(const struct symtrace *t, const struct derive_in *in, struct
 		const struct st_event *e = &t->ev[i];
 		int64_t f, g, h;
 
-		if (e->type == EV_CALL && e->target && e->target == in->fn[DF_MARK_FLAG_POINT].vaddr &&
+		if (e->type == EV_CALL && e->target && e->target == in->fn[CF_MARK_FLAG_POINT].vaddr &&
 		    e->args[0].add == 0 && st_is_load_of(t, e->args[0].node, rm, &f))
 			set(&fx->rc_repmod, f);
-		if (e->type == EV_CMP && e->imm == MSG_OSD_REPOP_T && e->size == 2 &&
+		if (e->type == EV_CMP && e->imm == MSG_OSD_REPOP && e->size == 2 &&
 		    e->node >= 0 && t->nodes[e->node].kind == N_LOAD) {
 			int req = t->nodes[e->node].base;
 			int op = t->nodes[req].kind == N_LOAD ? t->nodes[req].base : -1;
@@ -330,7 +287,7 @@ static void read_rd(const struct symtrace *t, const struct derive_in *in, struct
 		const struct st_event *e = &t->ev[i];
 		int64_t off;
 
-		if (e->type == EV_CALL && e->target && e->target == in->fn[DF_TRACKEDOP_PUT].vaddr &&
+		if (e->type == EV_CALL && e->target && e->target == in->fn[CF_TRACKEDOP_PUT].vaddr &&
 		    e->args[0].add == 0 && st_is_load_of(t, e->args[0].node, self, &off) &&
 		    off >= SP_INPLACE_STORAGE)
 			set(&fx->rd_repmod, off - SP_INPLACE_STORAGE);
@@ -339,10 +296,11 @@ static void read_rd(const struct symtrace *t, const struct derive_in *in, struct
 
 /* OpInfo::check_rmw(int flag): `ceph_assert(rmw_flags != 0); return
  * rmw_flags & flag;` -- the first u64 read from this. */
-static void read_cr(const struct symtrace *t, struct facts *fx)
+static void read_cr(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
 	int self = st_arg(t, ARG_RDI);
 
+	(void)in;
 	for (int i = 0; i < t->nev; i++)
 		if (t->ev[i].type == EV_LOAD && t->ev[i].base == self && t->ev[i].size == 8) {
 			set(&fx->cr_rmw, t->ev[i].off);
@@ -381,7 +339,7 @@ static void read_sf(const struct symtrace *t, const struct derive_in *in, struct
 		const struct st_event *e = &t->ev[i];
 		int64_t f;
 
-		if (e->type == EV_CALL && e->target && e->target == in->fn[DF_SET_FROM_OP_VEC].vaddr &&
+		if (e->type == EV_CALL && e->target && e->target == in->fn[CF_SET_FROM_OP_VEC].vaddr &&
 		    e->args[1].node == m && e->args[1].add > 0)
 			set(&fx->sf_ops, e->args[1].add);
 		if (e->type == EV_CMP && e->size == 2 && e->imm > 0xff && e->node >= 0 &&
@@ -404,7 +362,7 @@ static void read_cb(const struct symtrace *t, const struct derive_in *in, struct
 	for (int i = 0; i < t->nev; i++) {
 		const struct st_event *e = &t->ev[i];
 
-		if (e->type == EV_CALL && e->target && e->target == in->fn[DF_OSDOP_CLEAR_DATA].vaddr &&
+		if (e->type == EV_CALL && e->target && e->target == in->fn[CF_OSDOP_CLEAR_DATA].vaddr &&
 		    e->args[0].node == self && e->args[0].add > 0)
 			set(&fx->cb_ops, e->args[0].add);
 	}
@@ -431,14 +389,29 @@ static void read_osdop_size(const struct symtrace *t, struct fact *f)
 		set(f, (int64_t)size);
 }
 
+/* The functions that answer one question each into their own slot. */
+#define READ_INTO(name, question, slot)					\
+static void name(const struct symtrace *t, const struct derive_in *in, struct facts *fx) \
+{									\
+	(void)in;							\
+	question(t, &fx->slot);						\
+}
+READ_INTO(read_rep_sub, read_sub, sub[0])
+READ_INTO(read_ec_sub, read_sub, sub[1])
+READ_INTO(read_ecswitch_sub, read_sub, sub[2])
+READ_INTO(read_merge_out, read_osdop_size, merge_size)
+READ_INTO(read_split_out, read_osdop_size, split_size)
+#undef READ_INTO
+
 /* PrimaryLogPG::fill_in_copy_get_noent(OpRequestRef&, hobject_t, OSDOp& osd_op):
  * `osd_op.rval = -ENOENT;` -- a 4-byte store of -2 into the OSDOp (%rcx). */
 #define MINUS_ENOENT	(-2)
 
-static void read_noent(const struct symtrace *t, struct facts *fx)
+static void read_noent(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
 	int osd_op = st_arg(t, ARG_RCX);
 
+	(void)in;
 	for (int i = 0; i < t->nev; i++) {
 		const struct st_event *e = &t->ev[i];
 
@@ -511,12 +484,26 @@ static int64_t abi_submit_op(void)
 
 /* --- agreement --------------------------------------------------------- */
 
-static void add(struct offset_witnesses *w, int df, const struct derive_in *in,
-		const char *who, struct fact f)
+/* What function cf says, under the name fmt makes (a sum of two functions'
+ * answers, an ABI fact); cf CF_NONE: asked whatever the binary has. */
+__attribute__((format(printf, 5, 6)))
+static void add_as(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in *in,
+		   struct fact f, const char *fmt, ...)
 {
-	if (df >= 0 && !in->fn[df].vaddr)
+	va_list ap;
+
+	if (cf != CF_NONE && !in->fn[cf].vaddr)
 		return;		/* the binary has no such function: not looked at */
-	answer(w, who, f.ok, f.v);
+	va_start(ap, fmt);
+	answer(w, f.ok, f.v, fmt, ap);
+	va_end(ap);
+}
+
+/* What function cf says, by its name. */
+static void add(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in *in,
+		struct fact f)
+{
+	add_as(w, cf, in, f, "%s", ceph_fn_pretty[cf]);
 }
 
 /* Judges one offset: 0 and *val if >= 2 answers and all agree.  why gets
@@ -563,20 +550,12 @@ static int judge(const struct offset_witnesses *w, int64_t *val, char *why, size
 
 static uint32_t *field(struct osd_offsets *offs, enum osd_off o)
 {
+#define OFF_FIELD(id, name, need) case id: return &offs->name;
 	switch (o) {
-	case OFF_OP_REQUEST: return &offs->op_request;
-	case OFF_OP_RMW: return &offs->op_rmw;
-	case OFF_OP_DEQUEUED: return &offs->op_dequeued;
-	case OFF_MSG_TYPE: return &offs->msg_type;
-	case OFF_MSG_RECV: return &offs->msg_recv;
-	case OFF_REPMOD_OP: return &offs->repmod_op;
-	case OFF_SP_SPG: return &offs->sp_spg;
-	case OFF_SP_SUBMIT_OP: return &offs->sp_submit_op;
-	case OFF_MOSDOP_OPS: return &offs->mosdop_ops;
-	case OFF_OSDOP_SIZE: return &offs->osdop_size;
-	case OFF_OSDOP_RVAL: return &offs->osdop_rval;
+	OSDHIST_OFFSETS(OFF_FIELD)
 	default: return &offs->pad;
 	}
+#undef OFF_FIELD
 }
 
 uint32_t osd_off_get(const struct osd_offsets *offs, enum osd_off o)
@@ -594,108 +573,141 @@ static struct fact abi(int64_t v)
 	return (struct fact){ v >= 0, v };
 }
 
+/* What each function's code is asked: cephfns.h's derive column. */
+typedef void reader_fn(const struct symtrace *t, const struct derive_in *in, struct facts *fx);
+
+#define DERIVE_READ(fn)	fn
+#define DERIVE_CALLEE	NULL
+#define DERIVE_NONE	NULL
+#define CF_READER(id, pretty, derive, symbol) [id] = derive,
+static reader_fn *const reader[NR_CEPH_FNS] = { OSDHIST_CEPH_FNS(CF_READER) };
+#undef CF_READER
+#undef DERIVE_READ
+#undef DERIVE_CALLEE
+#undef DERIVE_NONE
+
+int derive_reads_code(enum ceph_fn f)
+{
+	return f >= 0 && f < NR_CEPH_FNS && reader[f];
+}
+
 static void read_all(const struct derive_in *in, struct facts *fx, struct symtrace *t)
 {
-	for (int f = 0; f < DF_NR_CODE; f++) {
+	for (int f = 0; f < NR_CEPH_FNS; f++) {
 		const struct derive_code *c = &in->fn[f];
 
-		if (!c->vaddr || !c->code || !c->len || symtrace_run(c->code, c->len, c->vaddr, t))
+		if (!reader[f] || !c->vaddr || !c->code || !c->len ||
+		    symtrace_run(c->code, c->len, c->vaddr, t))
 			continue;
-		switch (f) {
-		case DF_MAYBE_INIT_OP_INFO: read_mi(t, in, fx); break;
-		case DF_LOG_OP_STATS: read_ls(t, in, fx); break;
-		case DF_DEQUEUE_OP: read_dq(t, fx); break;
-		case DF_ENQUEUE_OP: read_eq(t, fx); break;
-		case DF_OPREQUEST_CTOR: read_ct(t, fx); break;
-		case DF_REPOP_COMMIT: read_rc(t, in, fx); break;
-		case DF_REPMOD_DISPOSE: read_rd(t, in, fx); break;
-		case DF_CHECK_RMW: read_cr(t, fx); break;
-		case DF_REP_SUBMIT: read_sub(t, &fx->sub[0]); break;
-		case DF_EC_SUBMIT: read_sub(t, &fx->sub[1]); break;
-		case DF_ECSWITCH_SUBMIT: read_sub(t, &fx->sub[2]); break;
-		case DF_SET_FROM_OP: read_sf(t, in, fx); break;
-		case DF_MOSDOP_CLEAR_BUFFERS: read_cb(t, in, fx); break;
-		case DF_OSDOP_MERGE_OUT: read_osdop_size(t, &fx->merge_size); break;
-		case DF_OSDOP_SPLIT_OUT: read_osdop_size(t, &fx->split_size); break;
-		case DF_FILL_IN_COPY_GET_NOENT: read_noent(t, fx); break;
-		}
+		reader[f](t, in, fx);
 	}
 }
 
-static void collect(const struct derive_in *in, const struct facts *fx, enum osd_off o,
-		    struct offset_witnesses *w)
+/* --- each offset's witnesses (maps/osdhist.h's rows) ------------------ */
+
+typedef void witnesses_fn(const struct derive_in *in, const struct facts *fx,
+			  struct offset_witnesses *w);
+
+static void witnesses_op_request(const struct derive_in *in, const struct facts *fx,
+				 struct offset_witnesses *w)
 {
-	memset(w, 0, sizeof(*w));
-	switch (o) {
-	case OFF_OP_REQUEST:
-		add(w, DF_MAYBE_INIT_OP_INFO, in, "OpRequest::maybe_init_op_info", fx->mi_request);
-		add(w, DF_LOG_OP_STATS, in, "PrimaryLogPG::log_op_stats", fx->ls_request);
-		add(w, DF_DEQUEUE_OP, in, "OSD::dequeue_op", fx->dq_request);
-		add(w, DF_ENQUEUE_OP, in, "OSD::enqueue_op", fx->eq_request);
-		add(w, DF_OPREQUEST_CTOR, in, "OpRequest::OpRequest", fx->ct_request);
-		add(w, DF_REPOP_COMMIT, in, "ReplicatedBackend::repop_commit", fx->rc_request);
-		break;
-	case OFF_OP_RMW:
-		add(w, DF_MAYBE_INIT_OP_INFO, in, "OpRequest::maybe_init_op_info", fx->mi_rmw);
-		if (in->fn[DF_CHECK_RMW].vaddr)
-			add(w, DF_LOG_OP_STATS, in, "PrimaryLogPG::log_op_stats+OpInfo::check_rmw",
-			    sum(fx->ls_opinfo, fx->cr_rmw));
-		break;
-	case OFF_OP_DEQUEUED:
-		add(w, DF_LOG_OP_STATS, in, "PrimaryLogPG::log_op_stats", fx->ls_dequeued);
-		add(w, DF_DEQUEUE_OP, in, "OSD::dequeue_op", fx->dq_dequeued);
-		break;
-	case OFF_MSG_TYPE:
-		add(w, DF_OPREQUEST_CTOR, in, "OpRequest::OpRequest", fx->ct_type);
-		add(w, DF_REPOP_COMMIT, in, "ReplicatedBackend::repop_commit", fx->rc_type);
-		break;
-	case OFF_MSG_RECV:
-		add(w, DF_LOG_OP_STATS, in, "PrimaryLogPG::log_op_stats", fx->ls_recv);
-		add(w, DF_DEQUEUE_OP, in, "OSD::dequeue_op", fx->dq_recv);
-		add(w, DF_ENQUEUE_OP, in, "OSD::enqueue_op", fx->eq_recv);
-		break;
-	case OFF_REPMOD_OP:
-		add(w, DF_REPOP_COMMIT, in, "ReplicatedBackend::repop_commit", fx->rc_repmod);
-		add(w, DF_REPMOD_DISPOSE, in, "shared_ptr<RepModify>::_M_dispose", fx->rd_repmod);
-		break;
-	case OFF_SP_SPG:
-		add(w, DF_ENQUEUE_OP, in, "OSD::enqueue_op", fx->eq_spg);
-		add(w, DF_ENQUEUE_OP, in, "SysV ABI of OSD::enqueue_op's signature",
-		    abi(abi_enqueue_spg()));
-		break;
-	case OFF_SP_SUBMIT_OP:
-		add(w, DF_REP_SUBMIT, in, "ReplicatedBackend::submit_transaction", fx->sub[0]);
-		add(w, DF_EC_SUBMIT, in, "ECBackend::submit_transaction", fx->sub[1]);
-		add(w, DF_ECSWITCH_SUBMIT, in, "ECSwitch::submit_transaction", fx->sub[2]);
-		if (in->fn[DF_REP_SUBMIT].vaddr || in->fn[DF_EC_SUBMIT].vaddr)
-			add(w, -1, in, "SysV ABI of submit_transaction's signature",
-			    abi(abi_submit_op()));
-		break;
-	case OFF_MOSDOP_OPS:
-		add(w, DF_SET_FROM_OP, in, "OpInfo::set_from_op", fx->sf_ops);
-		add(w, DF_MOSDOP_CLEAR_BUFFERS, in, "MOSDOp::clear_buffers", fx->cb_ops);
-		break;
-	case OFF_OSDOP_SIZE:
-		add(w, DF_OSDOP_MERGE_OUT, in, "OSDOp::merge_osd_op_vector_out_data", fx->merge_size);
-		add(w, DF_OSDOP_SPLIT_OUT, in, "OSDOp::split_osd_op_vector_out_data", fx->split_size);
-		break;
-	case OFF_OSDOP_RVAL: {
-		/* the size both agree on, else no layout witness */
-		struct fact size = fx->merge_size.ok && fx->split_size.ok &&
-				   fx->merge_size.v == fx->split_size.v ?
-				   fx->merge_size : (struct fact){ 0, 0 };
-
-		add(w, DF_FILL_IN_COPY_GET_NOENT, in, "PrimaryLogPG::fill_in_copy_get_noent",
-		    fx->noent_rval);
-		if (in->fn[DF_OSDOP_MERGE_OUT].vaddr || in->fn[DF_OSDOP_SPLIT_OUT].vaddr)
-			add(w, -1, in, "sizeof(OSDOp) - 8 (rval is its last member)",
-			    rval_last_member(size));
-		break;
-	}
-	default:
-		break;
-	}
+	add(w, CF_MAYBE_INIT_OP_INFO, in, fx->mi_request);
+	add(w, CF_LOG_OP_STATS, in, fx->ls_request);
+	add(w, CF_DEQUEUE_OP, in, fx->dq_request);
+	add(w, CF_ENQUEUE_OP, in, fx->eq_request);
+	add(w, CF_OPREQUEST_CTOR, in, fx->ct_request);
+	add(w, CF_REPOP_COMMIT, in, fx->rc_request);
 }
+
+static void witnesses_op_rmw(const struct derive_in *in, const struct facts *fx,
+			     struct offset_witnesses *w)
+{
+	add(w, CF_MAYBE_INIT_OP_INFO, in, fx->mi_rmw);
+	if (in->fn[CF_CHECK_RMW].vaddr)
+		add_as(w, CF_LOG_OP_STATS, in, sum(fx->ls_opinfo, fx->cr_rmw), "%s+%s",
+		       ceph_fn_pretty[CF_LOG_OP_STATS], ceph_fn_pretty[CF_CHECK_RMW]);
+}
+
+static void witnesses_op_dequeued(const struct derive_in *in, const struct facts *fx,
+				  struct offset_witnesses *w)
+{
+	add(w, CF_LOG_OP_STATS, in, fx->ls_dequeued);
+	add(w, CF_DEQUEUE_OP, in, fx->dq_dequeued);
+}
+
+static void witnesses_msg_type(const struct derive_in *in, const struct facts *fx,
+			       struct offset_witnesses *w)
+{
+	add(w, CF_OPREQUEST_CTOR, in, fx->ct_type);
+	add(w, CF_REPOP_COMMIT, in, fx->rc_type);
+}
+
+static void witnesses_msg_recv(const struct derive_in *in, const struct facts *fx,
+			       struct offset_witnesses *w)
+{
+	add(w, CF_LOG_OP_STATS, in, fx->ls_recv);
+	add(w, CF_DEQUEUE_OP, in, fx->dq_recv);
+	add(w, CF_ENQUEUE_OP, in, fx->eq_recv);
+}
+
+static void witnesses_repmod_op(const struct derive_in *in, const struct facts *fx,
+				struct offset_witnesses *w)
+{
+	add(w, CF_REPOP_COMMIT, in, fx->rc_repmod);
+	add(w, CF_REPMOD_DISPOSE, in, fx->rd_repmod);
+}
+
+static void witnesses_sp_spg(const struct derive_in *in, const struct facts *fx,
+			     struct offset_witnesses *w)
+{
+	add(w, CF_ENQUEUE_OP, in, fx->eq_spg);
+	add_as(w, CF_ENQUEUE_OP, in, abi(abi_enqueue_spg()), "SysV ABI of %s's signature",
+	       ceph_fn_pretty[CF_ENQUEUE_OP]);
+}
+
+static void witnesses_sp_submit_op(const struct derive_in *in, const struct facts *fx,
+				   struct offset_witnesses *w)
+{
+	add(w, CF_REP_SUBMIT, in, fx->sub[0]);
+	add(w, CF_EC_SUBMIT, in, fx->sub[1]);
+	add(w, CF_ECSWITCH_SUBMIT, in, fx->sub[2]);
+	if (in->fn[CF_REP_SUBMIT].vaddr || in->fn[CF_EC_SUBMIT].vaddr)
+		add_as(w, CF_NONE, in, abi(abi_submit_op()),
+		       "SysV ABI of submit_transaction's signature");
+}
+
+static void witnesses_mosdop_ops(const struct derive_in *in, const struct facts *fx,
+				 struct offset_witnesses *w)
+{
+	add(w, CF_SET_FROM_OP, in, fx->sf_ops);
+	add(w, CF_MOSDOP_CLEAR_BUFFERS, in, fx->cb_ops);
+}
+
+static void witnesses_osdop_size(const struct derive_in *in, const struct facts *fx,
+				 struct offset_witnesses *w)
+{
+	add(w, CF_OSDOP_MERGE_OUT, in, fx->merge_size);
+	add(w, CF_OSDOP_SPLIT_OUT, in, fx->split_size);
+}
+
+static void witnesses_osdop_rval(const struct derive_in *in, const struct facts *fx,
+				 struct offset_witnesses *w)
+{
+	/* the size both agree on, else no layout witness */
+	struct fact size = fx->merge_size.ok && fx->split_size.ok &&
+			   fx->merge_size.v == fx->split_size.v ?
+			   fx->merge_size : (struct fact){ 0, 0 };
+
+	add(w, CF_FILL_IN_COPY_GET_NOENT, in, fx->noent_rval);
+	if (in->fn[CF_OSDOP_MERGE_OUT].vaddr || in->fn[CF_OSDOP_SPLIT_OUT].vaddr)
+		add_as(w, CF_NONE, in, rval_last_member(size),
+		       "sizeof(OSDOp) - 8 (rval is its last member)");
+}
+
+/* A row without its witnesses_FIELD() does not compile. */
+#define OFF_WITNESSES(id, field, need) [id] = witnesses_##field,
+static witnesses_fn *const witnesses[NR_OFFS] = { OSDHIST_OFFSETS(OFF_WITNESSES) };
+#undef OFF_WITNESSES
 
 int derive_offsets(const struct derive_in *in, const char *build_id,
 		   struct derive_out *out, char *err, size_t errlen)
@@ -717,7 +729,8 @@ int derive_offsets(const struct derive_in *in, const char *build_id,
 		struct offset_witnesses w;
 		int64_t v;
 
-		collect(in, &fx, o, &w);
+		memset(&w, 0, sizeof(w));
+		witnesses[o](in, &fx, &w);
 		if (judge(&w, &v, out->why[o], sizeof(out->why[o]))) {
 			if (!ret && (OFFS_REQUIRED & OFF_BIT(o))) {
 				snprintf(err, errlen, "build-id %s: cannot derive %s: %s; osdhist "

@@ -14,52 +14,26 @@
 
 #include <linux/types.h>
 #include "osdhist.h"
+#include "cephfns.h"
 
-/* The functions whose code is read (witnesses), then those of which only
- * the address is needed (a call to them is what a witness looks for). */
-enum derive_fn {
-	DF_MAYBE_INIT_OP_INFO,	/* OpRequest::maybe_init_op_info */
-	DF_LOG_OP_STATS,	/* PrimaryLogPG::log_op_stats */
-	DF_DEQUEUE_OP,		/* OSD::dequeue_op */
-	DF_ENQUEUE_OP,		/* OSD::enqueue_op */
-	DF_OPREQUEST_CTOR,	/* OpRequest::OpRequest(Message*, OpTracker*) */
-	DF_REPOP_COMMIT,	/* ReplicatedBackend::repop_commit */
-	DF_REPMOD_DISPOSE,	/* shared_ptr<RepModify>'s _M_dispose */
-	DF_CHECK_RMW,		/* OpInfo::check_rmw */
-	DF_REP_SUBMIT,		/* ReplicatedBackend::submit_transaction */
-	DF_EC_SUBMIT,		/* ECBackend::submit_transaction */
-	DF_ECSWITCH_SUBMIT,	/* ECSwitch::submit_transaction (20.x) */
-	DF_SET_FROM_OP,		/* OpInfo::set_from_op(const MOSDOp*, ...) */
-	DF_MOSDOP_CLEAR_BUFFERS, /* MOSDOp::clear_buffers */
-	DF_OSDOP_MERGE_OUT,	/* OSDOp::merge_osd_op_vector_out_data */
-	DF_OSDOP_SPLIT_OUT,	/* OSDOp::split_osd_op_vector_out_data */
-	DF_FILL_IN_COPY_GET_NOENT, /* PrimaryLogPG::fill_in_copy_get_noent */
-	DF_NR_CODE,
-	DF_SET_FROM_OP_VEC = DF_NR_CODE, /* OpInfo::set_from_op(const vector<OSDOp>&, ...) */
-	DF_OSDOP_CLEAR_DATA,	/* OSDOp::clear_data<vector<OSDOp>> */
-	DF_MAY_READ,		/* OpInfo::may_read */
-	DF_MARK_FLAG_POINT,	/* OpRequest::mark_flag_point */
-	DF_TRACKEDOP_PUT,	/* TrackedOp::put */
-	NR_DF,
-};
-
-extern const char *const derive_fn_symbol[NR_DF];
-extern const char *const derive_fn_pretty[NR_DF];
-
-/* The offsets, in struct osd_offsets order; bit (1u << OFF_x) in `have`. */
-enum osd_off {
-	OFF_OP_REQUEST, OFF_OP_RMW, OFF_OP_DEQUEUED, OFF_MSG_TYPE, OFF_MSG_RECV,
-	OFF_REPMOD_OP, OFF_SP_SPG, OFF_SP_SUBMIT_OP, OFF_MOSDOP_OPS,
-	OFF_OSDOP_SIZE, OFF_OSDOP_RVAL, NR_OFFS,
-};
+/* The offsets, in struct osd_offsets order (maps/osdhist.h's rows); bit
+ * OFF_BIT(OFF_x) in `have`. */
+#define OSDHIST_OFF_ENUM(id, field, need) id,
+enum osd_off { OSDHIST_OFFSETS(OSDHIST_OFF_ENUM) NR_OFFS };
+#undef OSDHIST_OFF_ENUM
+_Static_assert(NR_OFFS <= 32, "offset masks are 32 bits");
 
 #define OFF_BIT(o)	(1u << (o))
-/* Without these osdhist traces nothing on the binary. */
-#define OFFS_REQUIRED	(OFF_BIT(OFF_OP_REQUEST) | OFF_BIT(OFF_OP_RMW) | \
-			 OFF_BIT(OFF_OP_DEQUEUED) | OFF_BIT(OFF_MSG_TYPE) | \
-			 OFF_BIT(OFF_MSG_RECV) | OFF_BIT(OFF_REPMOD_OP))
+#define OSDHIST_OFF_REQ(id, field, need) | ((need) == FEAT_TRACE ? OFF_BIT(id) : 0u)
+/* Without these osdhist traces nothing on the binary (need FEAT_TRACE). */
+#define OFFS_REQUIRED	(0u OSDHIST_OFFSETS(OSDHIST_OFF_REQ))
 
 extern const char *const osd_off_name[NR_OFFS];	/* struct field names */
+extern const enum osd_feature osd_off_need[NR_OFFS];
+
+/* Whether derive_offsets() reads function f's code (DERIVE_READ); of the
+ * others it needs only the address. */
+int derive_reads_code(enum ceph_fn f);
 
 /* One function's code: the bytes at vaddr; vaddr 0 = the binary lacks it. */
 struct derive_code {
@@ -69,7 +43,7 @@ struct derive_code {
 };
 
 struct derive_in {
-	struct derive_code fn[NR_DF];	/* code only for < DF_NR_CODE */
+	struct derive_code fn[NR_CEPH_FNS];	/* code only where derive_reads_code() */
 };
 
 struct derive_out {

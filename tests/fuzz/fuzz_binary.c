@@ -29,7 +29,7 @@ static void print_outcome(size_t size, int ret, const struct osd_binary *b,
 	printf("fuzz_binary: %s%s\n", ret ? "refused: " : "accepted", ret ? err : "");
 	printf("fuzz_binary: build-id %s, version %s\n", b->build_id, b->version);
 	for (int p = 0; p < NR_PROBE_FNS; p++)
-		printf("fuzz_binary: probe %s %s\n", probe_fn_pretty[p],
+		printf("fuzz_binary: probe %s %s\n", ceph_fn_pretty[probe_fn[p]],
 		       b->fn_off[p] ? "found" : "absent");
 	for (int o = 0; o < NR_OFFS; o++) {
 		if (b->have & OFF_BIT(o))
