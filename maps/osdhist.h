@@ -245,11 +245,11 @@ _Static_assert(NR_OPCODES <= OPCOUNT_SLOTS, "op_counts: too many op codes");
  * machine code, each from at least two witnesses that agree.
  *
  * One row per offset, X(id, field, need); bpf/ uses only the field:
- *   id     the loader's name of it (enum osd_off, loader/derive.h)
+ *   id     the loader's name of it (enum osd_off, loader/ceph/derive.h)
  *   field  its member of struct osd_offsets (a __u32), the name --inspect
  *          -v prints and OSDHIST_TEST_OFFSETS takes; its witnesses are
- *          witnesses_FIELD() in loader/derive.c
- *   need   what needs it (loader/cephfns.h's enum osd_feature, which bpf/
+ *          witnesses_FIELD() in loader/ceph/derive.c
+ *   need   what needs it (loader/ceph/cephfns.h's enum osd_feature, which bpf/
  *          never sees): FEAT_TRACE, a binary without it is refused; or the
  *          one feature refused without it
  */
