@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include "osdhist.h"
+#include "http_guard.h"	/* NR_HTTP_REJECT, the counters health carries */
 
 /* The series of ops that no OSD id names, kept apart so that neither
  * hides in the other or in an OSD's: a process osdhist could not identify
@@ -34,20 +35,6 @@ struct opcode_delta {
 	__u8 opi;		/* enum op_index */
 	__u64 ops, failed;
 	__u64 ops_cum, failed_cum;
-};
-
-/* Why the /metrics endpoint (--prometheus) refused or dropped a connection
- * or a request; see http_guard.h and osdhist(8). */
-enum http_reject {
-	HTTP_REJ_PER_ADDR,	/* refused at accept: its address held the most */
-	HTTP_REJ_CONNS,		/* refused at accept: the server held the most */
-	HTTP_REJ_REQUEST_TIMEOUT, /* request line + headers not in by the deadline */
-	HTTP_REJ_IDLE_TIMEOUT,	/* the peer stopped reading its response */
-	HTTP_REJ_INCOMPLETE,	/* closed before a complete request: garbage,
-				 * oversized, or abandoned by the peer */
-	HTTP_REJ_BAD_REQUEST,	/* a complete request refused: path, method, body */
-	HTTP_REJ_EVICTED,	/* idle or stalled, closed to let a new one in */
-	NR_HTTP_REJECT
 };
 
 /* The maps whose keys osdhist creates as ops come (map full: hist_full). */
@@ -124,7 +111,6 @@ extern const char *const class_name[NR_CLASSES];
 const char *op_name(unsigned opi);
 extern const char *const phase_name[NR_PHASES];
 extern const char *const health_name[NR_HEALTH];
-extern const char *const http_reject_name[NR_HTTP_REJECT];
 
 /* Counters that mean an op was not followed (as opposed to activity). */
 bool health_is_loss(int h);
