@@ -21,8 +21,8 @@
 #include "binaries.h"
 #include "escape.h"
 #include "procs.h"
-#include "cli.h"
 #include "testhooks.h"
+#include "trace_config.h"
 
 /* The program for a probed function, NULL when the options leave it out. */
 static struct bpf_program *prog_of(const struct binaries *bs, int fn)
@@ -485,7 +485,7 @@ int binaries_traced(const struct binaries *bs)
 }
 
 void binaries_init(struct binaries *bs, struct osdhist_bpf *skel,
-		   const struct options *opt, bool multi)
+		   const struct trace_config *opt, bool multi)
 {
 	memset(bs, 0, sizeof(*bs));
 	bs->skel = skel;

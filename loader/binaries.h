@@ -38,7 +38,7 @@
 #define REFUSED_KEEP	4096
 
 struct bpf_link;
-struct options;
+struct trace_config;
 struct osdhist_bpf;
 struct osd_proc;
 
@@ -68,7 +68,7 @@ struct binary_slot {
 
 struct binaries {
 	struct osdhist_bpf *skel;	/* its programs, and rows[] in its bss */
-	const struct options *opt;
+	const struct trace_config *opt;	/* the options the probes follow */
 	bool multi;			/* uprobe_multi links, not perf-event uprobes */
 	unsigned rows_used;		/* bit per row of bpf/'s rows[] */
 	struct binary_slot slot[MAX_BINARIES];
@@ -80,7 +80,7 @@ struct binaries {
 
 /* skel is loaded; multi as tracer_open() chose it for the programs. */
 void binaries_init(struct binaries *bs, struct osdhist_bpf *skel,
-		   const struct options *opt, bool multi);
+		   const struct trace_config *opt, bool multi);
 /* Detach everything and close the binaries (also after a failed open). */
 void binaries_close(struct binaries *bs);
 

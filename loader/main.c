@@ -145,7 +145,38 @@ static void *keep_osd(struct report *r, int osd)
 	return buf;
 }
 
-static void print_snapshot(struct tracer *t, const struct options *o, double interval)
+/* What the core and the outputs need of the options: nothing below main
+ * knows struct options. */
+static struct trace_config trace_config(const struct options *o)
+{
+	return (struct trace_config){
+		.pid = o->pid,
+		.osd = o->osd,
+		.pool = o->pool,
+		.phases = o->phases,
+		.no_subops = o->no_subops,
+		.no_op_types = o->no_op_types,
+		.perf_uprobes = o->perf_uprobes,
+		.sample_on = o->sample_on,
+		.sample_period = o->sample_period,
+		.drain_timeout = o->drain_timeout,
+		.verbose = o->verbose,
+	};
+}
+
+static struct export_config export_config(const struct options *o)
+{
+	return (struct export_config){
+		.prometheus = o->prometheus,
+		.prom_host = o->prom_host,
+		.prom_port = o->prom_port,
+		.textfile = o->textfile,
+		.buckets = &o->buckets,
+	};
+}
+
+static void print_snapshot(struct tracer *t, const struct options *o,
+			   const struct export_config *ec, double interval)
 {
 	static double traced_total;	/* seconds ops were followed, all along */
 	struct report r = { 0 };
@@ -161,7 +192,7 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 		r.traced = interval;
 	traced_total += r.traced;
 	r.health.traced_total = traced_total;
-	export_health(o, &r.health);
+	export_health(ec, &r.health);
 	if (o->osd >= 0 && !(kept = keep_osd(&r, o->osd))) {
 		fprintf(stderr, "osdhist: out of memory keeping osd.%d\n", o->osd);
 		return;
@@ -170,13 +201,15 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 		render_json(stdout, &r);
 	else if (!o->quiet)
 		render_text(stdout, &r, o->timestamp, o->millis);
-	export_snapshot(o, &r);	/* --prometheus, --textfile */
+	export_snapshot(ec, &r);	/* --prometheus, --textfile */
 	free(kept);
 }
 
 int main(int argc, char **argv)
 {
 	struct options o;
+	struct trace_config tc;
+	struct export_config ec;
 	struct kfeatures kf;
 	struct tracer t;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -191,16 +224,18 @@ int main(int argc, char **argv)
 	if (err || o.exit_now)
 		return err;
 	if (o.inspect)
-		return list_inspect(&o);
+		return list_inspect(o.inspect, o.verbose, o.perf_uprobes);
 	if (o.list)
-		return list_osds(&o);
+		return list_osds(o.verbose, o.perf_uprobes);
+	tc = trace_config(&o);
+	ec = export_config(&o);
 	verbose = o.verbose;
 	libbpf_set_print(libbpf_print);
 	if (o.pid && check_pid(o.pid))
 		return 1;
 	if (kfeatures_require(&kf))	/* asks the kernel, not uname */
 		return 1;
-	if (export_start(&o))	/* bind the port before loading anything */
+	if (export_start(&ec))	/* bind the port before loading anything */
 		return 1;
 
 	sigaction(SIGINT, &sa, NULL);
@@ -208,13 +243,13 @@ int main(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL);	/* print a snapshot now */
 	/* a mask inherited from the parent would hide them */
 	sigprocmask(SIG_UNBLOCK, our_signals(&sigs), NULL);
-	if (tracer_open(&t, &o, &kf)) {
+	if (tracer_open(&t, &tc, &kf)) {
 		tracer_close(&t);
 		export_stop();
 		return 1;
 	}
 
-	verifier = verify_new(&o, "/proc");
+	verifier = o.no_verify ? NULL : verify_new(&tc, "/proc");
 	last = mono_now();
 	next_print = last + o.interval;
 	next_scan = last;
@@ -251,11 +286,11 @@ int main(int argc, char **argv)
 		}
 		if (print_now) {
 			print_now = 0;
-			print_snapshot(&t, &o, now - last);
+			print_snapshot(&t, &o, &ec, now - last);
 			last = now;
 		}
 		if (now >= next_print) {
-			print_snapshot(&t, &o, now - last);
+			print_snapshot(&t, &o, &ec, now - last);
 			last = now;
 			next_print += o.interval;
 			if (o.count && ++printed >= o.count)
@@ -272,7 +307,7 @@ int main(int argc, char **argv)
 			   verify_pollfds(verifier, pfd, MAX_PROCS));
 	}
 	if (stop && !err)	/* SIGINT/SIGTERM, -p gone: a final snapshot */
-		print_snapshot(&t, &o, mono_now() - last);
+		print_snapshot(&t, &o, &ec, mono_now() - last);
 	tracer_close(&t);
 	verify_free(verifier);
 	export_stop();

@@ -75,7 +75,7 @@ static bool drain_busy(struct tracer *t, double now)
 
 double sampler_step(struct tracer *t, double now)
 {
-	const struct options *o = t->opt;
+	const struct trace_config *o = t->opt;
 	struct sampler *s = &t->smp;
 
 	if (o->sample_on <= 0)

@@ -39,7 +39,7 @@ static void say_loaded(const struct tracer *t)
 	fprintf(stderr, "\n");
 }
 
-int tracer_open(struct tracer *t, const struct options *opt,
+int tracer_open(struct tracer *t, const struct trace_config *opt,
 		const struct kfeatures *kf)
 {
 	bool multi;

@@ -30,11 +30,11 @@
 
 #include "binaries.h"
 #include "clock.h"
-#include "cli.h"
 #include "kfeatures.h"
 #include "proctable.h"
 #include "report.h"
 #include "sampler.h"
+#include "trace_config.h"
 
 /* Cumulative numbers for one (osd, pool, class, op type, phase): a class
  * series has optype OPTYPE_ALL, an op-type series pool -1. */
@@ -54,7 +54,7 @@ struct opc_acc {
 };
 
 struct tracer {
-	const struct options *opt;
+	const struct trace_config *opt;	/* main's, from the options */
 	const char *proc_root;	/* "/proc": the proc table has it too */
 	struct osdhist_bpf *skel;
 	struct variant variant;	/* which bpf/ runs, by the feature probes */
@@ -76,7 +76,7 @@ struct tracer {
 
 /* Loads the variant of the BPF programs that fits kf (no probe yet).  0,
  * or -1 after one line on stderr. */
-int tracer_open(struct tracer *t, const struct options *opt,
+int tracer_open(struct tracer *t, const struct trace_config *opt,
 		const struct kfeatures *kf);
 void tracer_close(struct tracer *t);
 

@@ -126,7 +126,7 @@ bool verify_step(struct verify_class_report *c, bool inside);
 /* Seconds an OSD is left alone after its n-th failure in a row (n >= 1). */
 double verify_backoff(int failures);
 
-struct options;
+struct trace_config;
 struct pollfd;
 struct report;
 struct verifier;
@@ -137,8 +137,8 @@ struct verify_target {
 	int osd;	/* -1: no id on its command line */
 };
 
-/* NULL with --no-verify (or out of memory, said on stderr). */
-struct verifier *verify_new(const struct options *o, const char *proc_root);
+/* NULL when out of memory (said on stderr). */
+struct verifier *verify_new(const struct trace_config *o, const char *proc_root);
 void verify_free(struct verifier *v);
 /* The traced processes, after each rescan: new ones are added, gone ones
  * forgotten (a request to one in flight is dropped). */
