@@ -17,8 +17,8 @@
 
 #include <linux/types.h>
 #include "osdhist.h"
-#include "osdhist.skel.h"
 #include "binaries.h"
+#include "bpf_handles.h"
 #include "escape.h"
 #include "procs.h"
 #include "testhooks.h"
@@ -28,17 +28,17 @@
 static struct bpf_program *prog_of(const struct binaries *bs, int fn)
 {
 	switch (fn) {
-	case FN_LOG_OP_STATS: return bs->skel->progs.op_done;
-	case FN_UNREGISTERED: return bs->skel->progs.op_unregistered;
+	case FN_LOG_OP_STATS: return bs->bpf->progs.op_done;
+	case FN_UNREGISTERED: return bs->bpf->progs.op_unregistered;
 	case FN_REPOP_COMMIT:
-		return bs->opt->no_subops ? NULL : bs->skel->progs.subop_done;
+		return bs->opt->no_subops ? NULL : bs->bpf->progs.subop_done;
 	case FN_ENQUEUE_OP:
-		return bs->opt->pool ? bs->skel->progs.op_enqueue : NULL;
+		return bs->opt->pool ? bs->bpf->progs.op_enqueue : NULL;
 	case FN_DEQUEUE_OP:
 		return NULL;	/* Ceph's dequeued_time stamp does its job */
 	case FN_REP_SUBMIT:
 	case FN_EC_SUBMIT:
-		return bs->opt->phases ? bs->skel->progs.op_submit : NULL;
+		return bs->opt->phases ? bs->bpf->progs.op_submit : NULL;
 	}
 	return NULL;
 }
@@ -62,7 +62,7 @@ static __u64 realtime_ns(void)
 /* Ops received from now on are traced: every probe of the binary is in. */
 static void open_row(struct binaries *bs, int row, __u64 now)
 {
-	struct binary_row *r = &bs->skel->bss->rows[row];
+	struct binary_row *r = &bs->bpf->rows[row];
 
 	r->close_rt = ~0ULL;
 	__atomic_store_n(&r->open_rt, now, __ATOMIC_SEQ_CST);
@@ -105,7 +105,7 @@ static bool windows_fit(const struct osd_offsets *o)
 static int take_row(struct binaries *bs, const struct osd_offsets *o, bool optypes)
 {
 	for (int i = 0; i < MAX_BINARIES; i++) {
-		struct binary_row *r = &bs->skel->bss->rows[i];
+		struct binary_row *r = &bs->bpf->rows[i];
 
 		if (bs->rows_used & (1u << i))
 			continue;
@@ -249,7 +249,7 @@ int binaries_set_window(struct binaries *bs, enum window win,
 		span->open_rt = 0;
 		span->close_rt = now;
 		for (int i = 0; i < bs->n; i++) {
-			struct binary_row *r = &bs->skel->bss->rows[bs->slot[i].row];
+			struct binary_row *r = &bs->bpf->rows[bs->slot[i].row];
 
 			__atomic_store_n(&r->close_rt, now, __ATOMIC_SEQ_CST);
 			if (r->open_rt != ~0ULL && r->open_rt > span->open_rt)
@@ -270,7 +270,7 @@ int binaries_set_window(struct binaries *bs, enum window win,
 	settle(bs->opt->sample_on);
 	now = realtime_ns();
 	for (int i = 0; i < bs->n; i++) {
-		struct binary_row *r = &bs->skel->bss->rows[bs->slot[i].row];
+		struct binary_row *r = &bs->bpf->rows[bs->slot[i].row];
 
 		r->prev_open_rt = r->open_rt;
 		r->prev_close_rt = r->close_rt;
@@ -484,11 +484,11 @@ int binaries_traced(const struct binaries *bs)
 	return bs->n;
 }
 
-void binaries_init(struct binaries *bs, struct osdhist_bpf *skel,
+void binaries_init(struct binaries *bs, const struct bpf_handles *bpf,
 		   const struct trace_config *opt, bool multi)
 {
 	memset(bs, 0, sizeof(*bs));
-	bs->skel = skel;
+	bs->bpf = bpf;
 	bs->opt = opt;
 	bs->multi = multi;
 }

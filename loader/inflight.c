@@ -8,11 +8,10 @@
  */
 #include <stdbool.h>
 #include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
 #include <linux/types.h>
 #include "osdhist.h"
-#include "osdhist.skel.h"
+#include "bpf_handles.h"
 #include "inflight.h"
 #include "procs.h"
 #include "tracer.h"
@@ -99,15 +98,13 @@ __u64 marks_drop(struct mark_set *sets)
  * an op lost with its OSD). */
 static __u64 scan_lru(struct tracer *t, struct alive_cache *c)
 {
-	int fd = bpf_map__fd(t->skel->maps.inflight);
+	int fd = t->bpf.inflight.fd;
 	static struct op_key dead[DEAD_KEYS_MAX];
-	struct op_key key, next, *prev = NULL;
+	struct op_key key;
 	__u64 n = 0;
 	int ndead = 0;
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		key = next;
-		prev = &key;
+	map_for_each_key(fd, key) {
 		n++;
 		if (!alive(c, key.tgid) && ndead < DEAD_KEYS_MAX)
 			dead[ndead++] = key;
@@ -129,38 +126,35 @@ __u64 tracer_scan_inflight(struct tracer *t, __u64 *capacity)
 	struct alive_cache c = { .proc_root = t->proc_root };
 
 	/* with start_probe (-P, --phases) bpf/ makes no mark in the table */
-	*capacity = bpf_map__max_entries(t->skel->maps.inflight) +
-		    (t->skel->rodata->start_probe ? 0 : MARK_SETS * MARK_WAYS);
-	return scan_marks(t->skel->bss->marks, &c, &t->reaped) + scan_lru(t, &c);
+	*capacity = t->bpf.inflight.max_entries +
+		    (t->bpf.start_probe ? 0 : MARK_SETS * MARK_WAYS);
+	return scan_marks(t->bpf.marks, &c, &t->reaped) + scan_lru(t, &c);
 }
 
 /* Ops followed from enqueue_op (-P, --phases) still running: entries
  * without a done mark. */
 __u64 tracer_inflight_followed(struct tracer *t)
 {
-	int fd = bpf_map__fd(t->skel->maps.inflight);
-	struct op_key key, next, *prev = NULL;
+	int fd = t->bpf.inflight.fd;
+	struct op_key key;
 	struct op_state st;
 	__u64 n = 0;
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		key = next;
-		prev = &key;
+	map_for_each_key(fd, key)
 		if (bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.done)
 			n++;
-	}
 	return n;
 }
 
 /* Only with no probe in place: nothing can make or take a mark meanwhile. */
 __u64 tracer_drop_inflight(struct tracer *t)
 {
-	int fd = bpf_map__fd(t->skel->maps.inflight);
+	int fd = t->bpf.inflight.fd;
 	struct op_key key;
 	struct op_state st;
 	__u64 n = 0;
 
-	t->dropped += marks_drop(t->skel->bss->marks);
+	t->dropped += marks_drop(t->bpf.marks);
 	/* Deleting the first key each time: no iterator to invalidate. */
 	while (bpf_map_get_next_key(fd, NULL, &key) == 0) {
 		bool running = bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.done;

@@ -10,11 +10,10 @@
 #include <string.h>
 #include <time.h>
 #include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
 #include <linux/types.h>
 #include "osdhist.h"
-#include "osdhist.skel.h"
+#include "bpf_handles.h"
 #include "procs.h"
 #include "stats.h"
 #include "testhooks.h"
@@ -27,9 +26,9 @@
  * the next snapshot retires it, and it is counted once either way (folded
  * into `retired` and then not deleted, it was counted again).  Its process
  * stays in the proc table until then, for its OSD id. */
-static size_t dead_room(void **buf, size_t *cap, const struct bpf_map *map, size_t elem)
+static size_t dead_room(void **buf, size_t *cap, const struct bpf_mapref *map, size_t elem)
 {
-	size_t want = bpf_map__max_entries(map);
+	size_t want = map->max_entries;
 
 	if (want > *cap) {
 		void *n = realloc(*buf, want * elem);
@@ -111,24 +110,22 @@ static int osd_of_key(struct tracer *t, __u32 tgid, bool *alive)
 }
 
 /* One histogram map; phase0 is the phase of its values' h[0]. */
-static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
+static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 phase0,
 			 __u64 *nkeys, size_t *deferred)
 {
-	int fd = bpf_map__fd(map);
+	int fd = map->fd;
 	static struct hist_key *dead;
 	static size_t dead_cap;
 	size_t room = dead_room((void **)&dead, &dead_cap, map, sizeof(*dead));
 	static struct hist_pair val;
-	struct hist_key key, next, *prev = NULL;
+	struct hist_key key;
 	size_t ndead = 0;
 	int err;
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+	map_for_each_key(fd, key) {
 		bool alive;
 		int osd;
 
-		key = next;
-		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;	/* deleted under us */
 		(*nkeys)++;
@@ -165,9 +162,9 @@ static int read_hists(struct tracer *t, __u64 nkeys[NR_KEYMAPS], size_t *deferre
 
 	for (int i = 0; i < t->nseries; i++)
 		memset(&t->series[i].live, 0, sizeof(t->series[i].live));
-	err = read_hist_map(t, t->skel->maps.hists, PHASE_TOTAL, &nkeys[KM_HISTS], deferred);
+	err = read_hist_map(t, &t->bpf.hists, PHASE_TOTAL, &nkeys[KM_HISTS], deferred);
 	if (!err)
-		err = read_hist_map(t, t->skel->maps.phase_hists, PHASE_EXECUTE,
+		err = read_hist_map(t, &t->bpf.phase_hists, PHASE_EXECUTE,
 				    &nkeys[KM_PHASE_HISTS], deferred);
 	return err;
 }
@@ -207,24 +204,22 @@ static void opc_add(struct op_counts *dst, const struct op_counts *src)
  * then deleted, as for the histograms. */
 static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 {
-	int fd = bpf_map__fd(t->skel->maps.opcounts);
+	int fd = t->bpf.opcounts.fd;
 	static __u32 *dead;
 	static size_t dead_cap;
-	size_t room = dead_room((void **)&dead, &dead_cap, t->skel->maps.opcounts,
+	size_t room = dead_room((void **)&dead, &dead_cap, &t->bpf.opcounts,
 				sizeof(*dead));
-	__u32 key, next, *prev = NULL;
+	__u32 key;
 	static struct op_counts val;
 	size_t ndead = 0;
 
 	for (int i = 0; i < t->nopc; i++)
 		memset(&t->opc[i].live, 0, sizeof(t->opc[i].live));
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+	map_for_each_key(fd, key) {
 		struct opc_acc *a;
 		bool alive;
 		int osd;
 
-		key = next;
-		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;
 		(*nkeys)++;
@@ -277,7 +272,7 @@ static int opcode_deltas(struct tracer *t, bool advance)
 
 static void read_health(struct tracer *t, struct health_report *h)
 {
-	int fd = bpf_map__fd(t->skel->maps.health);
+	int fd = t->bpf.health.fd;
 	__u64 vals[t->ncpus];
 
 	memset(h->bpf, 0, sizeof(h->bpf));
@@ -289,7 +284,7 @@ static void read_health(struct tracer *t, struct health_report *h)
 	}
 	/* Without -P/--phases bpf/ counts no entry: every success end makes
 	 * one done mark, or fails as done_twice. */
-	if (!t->skel->rodata->start_probe)
+	if (!t->bpf.start_probe)
 		h->bpf[H_ENTRIES] = h->bpf[H_DONE] - h->bpf[H_DONE_TWICE];
 }
 
@@ -330,8 +325,8 @@ static int cmp_delta(const void *a, const void *b)
 int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 {
 	struct health_report *h = &r->health;
-	struct bpf_map *maps[NR_KEYMAPS] = {
-		t->skel->maps.hists, t->skel->maps.phase_hists, t->skel->maps.opcounts,
+	const struct bpf_mapref *maps[NR_KEYMAPS] = {
+		&t->bpf.hists, &t->bpf.phase_hists, &t->bpf.opcounts,
 	};
 	__u64 nkeys[NR_KEYMAPS] = { 0 };
 	size_t deferred = 0;
@@ -348,7 +343,7 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	memset(h, 0, sizeof(*h));
 	for (int i = 0; i < NR_KEYMAPS; i++) {
 		h->keys[i] = nkeys[i];
-		h->keys_max[i] = bpf_map__max_entries(maps[i]);
+		h->keys_max[i] = maps[i]->max_entries;
 	}
 	read_health(t, h);
 	h->inflight = tracer_scan_inflight(t, &h->inflight_max);

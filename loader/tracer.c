@@ -39,6 +39,35 @@ static void say_loaded(const struct tracer *t)
 	fprintf(stderr, "\n");
 }
 
+static struct bpf_mapref mapref(const struct bpf_map *m)
+{
+	return (struct bpf_mapref){ bpf_map__fd(m), bpf_map__max_entries(m) };
+}
+
+/* What the other files use of the skeleton, which only this file knows. */
+static void lend_handles(struct tracer *t)
+{
+	struct osdhist_bpf *s = t->skel;
+	struct bpf_handles *h = &t->bpf;
+
+	h->hists = mapref(s->maps.hists);
+	h->phase_hists = mapref(s->maps.phase_hists);
+	h->opcounts = mapref(s->maps.opcounts);
+	h->health = mapref(s->maps.health);
+	h->inflight = mapref(s->maps.inflight);
+	h->progs.op_done = s->progs.op_done;
+	h->progs.op_unregistered = s->progs.op_unregistered;
+	h->progs.subop_done = s->progs.subop_done;
+	h->progs.op_enqueue = s->progs.op_enqueue;
+	h->progs.op_submit = s->progs.op_submit;
+	h->rows = s->bss->rows;
+	h->marks = s->bss->marks;
+	h->window_ends = &s->bss->window_ends;
+	h->tai_offset_ns = &s->bss->tai_offset_ns;
+	h->rt_mono_offset_ns = &s->bss->rt_mono_offset_ns;
+	h->start_probe = s->rodata->start_probe;
+}
+
 int tracer_open(struct tracer *t, const struct trace_config *opt,
 		const struct kfeatures *kf)
 {
@@ -96,7 +125,8 @@ int tracer_open(struct tracer *t, const struct trace_config *opt,
 	}
 	if (opt->verbose)
 		say_loaded(t);
-	binaries_init(&t->bins, t->skel, opt, multi);
+	lend_handles(t);
+	binaries_init(&t->bins, &t->bpf, opt, multi);
 	return 0;
 }
 

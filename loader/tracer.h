@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "binaries.h"
+#include "bpf_handles.h"
 #include "clock.h"
 #include "kfeatures.h"
 #include "proctable.h"
@@ -56,7 +57,8 @@ struct opc_acc {
 struct tracer {
 	const struct trace_config *opt;	/* main's, from the options */
 	const char *proc_root;	/* "/proc": the proc table has it too */
-	struct osdhist_bpf *skel;
+	struct osdhist_bpf *skel;	/* tracer.c's alone: the others use bpf */
+	struct bpf_handles bpf;		/* its maps, programs and globals */
 	struct variant variant;	/* which bpf/ runs, by the feature probes */
 	struct binaries bins;
 	struct proc_table procs;
