@@ -114,8 +114,8 @@ static __u64 scan_lru(struct tracer *t, struct alive_cache *c)
 		bool running = bpf_map_lookup_elem(fd, &dead[i], &st) == 0 && !st.done;
 
 		if (bpf_map_delete_elem(fd, &dead[i]) == 0) {
-			t->reaped++;
-			t->reaped_lost += running;
+			t->inf.reaped++;
+			t->inf.reaped_lost += running;
 		}
 	}
 	return n - ndead;
@@ -128,7 +128,7 @@ __u64 tracer_scan_inflight(struct tracer *t, __u64 *capacity)
 	/* with start_probe (-P, --phases) bpf/ makes no mark in the table */
 	*capacity = t->bpf.inflight.max_entries +
 		    (t->bpf.start_probe ? 0 : MARK_SETS * MARK_WAYS);
-	return scan_marks(t->bpf.marks, &c, &t->reaped) + scan_lru(t, &c);
+	return scan_marks(t->bpf.marks, &c, &t->inf.reaped) + scan_lru(t, &c);
 }
 
 /* Ops followed from enqueue_op (-P, --phases) still running: entries
@@ -146,6 +146,16 @@ __u64 tracer_inflight_followed(struct tracer *t)
 	return n;
 }
 
+__u64 inflight_evicted(struct inflight_counts *c, __u64 entries, __u64 removed,
+		       __u64 fill)
+{
+	__s64 ev = (__s64)(entries - (removed + c->reaped + c->dropped + fill));
+
+	if (ev > (__s64)c->evicted)
+		c->evicted = ev;
+	return c->evicted;
+}
+
 /* Only with no probe in place: nothing can make or take a mark meanwhile. */
 __u64 tracer_drop_inflight(struct tracer *t)
 {
@@ -154,14 +164,14 @@ __u64 tracer_drop_inflight(struct tracer *t)
 	struct op_state st;
 	__u64 n = 0;
 
-	t->dropped += marks_drop(t->bpf.marks);
+	t->inf.dropped += marks_drop(t->bpf.marks);
 	/* Deleting the first key each time: no iterator to invalidate. */
 	while (bpf_map_get_next_key(fd, NULL, &key) == 0) {
 		bool running = bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.done;
 
 		if (bpf_map_delete_elem(fd, &key))
 			break;
-		t->dropped++;
+		t->inf.dropped++;
 		n += running;
 	}
 	/* bpf/'s lru_marks stays as it is: too high only costs lookups */

@@ -2,7 +2,6 @@
 /* Loading and unloading the BPF programs. */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -82,12 +81,8 @@ int tracer_open(struct tracer *t, const struct trace_config *opt,
 	t->variant = kfeatures_variant(kf, opt->perf_uprobes);
 	t->proc_root = "/proc";
 	proc_table_init(&t->procs, t->proc_root, opt->verbose);
-	t->ncpus = libbpf_num_possible_cpus();
-	if (t->ncpus <= 0) {
-		fprintf(stderr, "osdhist: cannot count possible CPUs: %s\n",
-			strerror(-t->ncpus));
+	if (snapshots_init(&t->snap))
 		return -1;
-	}
 
 	t->skel = osdhist_bpf__open();
 	if (!t->skel) {
@@ -134,9 +129,6 @@ void tracer_close(struct tracer *t)
 {
 	binaries_close(&t->bins);
 	osdhist_bpf__destroy(t->skel);
-	free(t->series);
-	free(t->deltas);
-	free(t->opc);
-	free(t->opd);
+	snapshots_free(&t->snap);
 	memset(t, 0, sizeof(*t));
 }
