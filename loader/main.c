@@ -97,24 +97,13 @@ static int read_maps(void *t, struct report *r)
 	return tracer_snapshot(t, r, false);
 }
 
-/* After a rescan: the processes the self-check may ask.  The proc table
- * holds traced processes only (issue 23: anything may be named ceph-osd),
- * and one that claims the id of another (counted as osd -1) has no OSD of
- * its own to check: its duplicate is in health. */
+/* After a rescan: the processes the self-check may ask. */
 static void verify_targets(const struct tracer *t)
 {
 	static struct verify_target tg[MAX_PROCS];
-	int n = 0;
 
-	if (!verifier)
-		return;
-	for (int i = 0; i < t->procs.n; i++) {
-		const struct proc_slot *p = &t->procs.slot[i];
-
-		if (!p->dead && !(p->osd < 0 && p->claimed >= 0))
-			tg[n++] = (struct verify_target){ .pid = p->pid, .osd = p->osd };
-	}
-	verify_set_targets(verifier, tg, n);
+	if (verifier)
+		verify_set_targets(verifier, tg, tracer_verify_targets(t, tg, MAX_PROCS));
 }
 
 /* --osd: a copy of r's series, op codes and verify lines of that OSD only,
@@ -253,7 +242,7 @@ int main(int argc, char **argv)
 	last = mono_now();
 	next_print = last + o.interval;
 	next_scan = last;
-	sampler_start(&t.smp, last);	/* the first window opens now */
+	tracer_start_sampling(&t, last);	/* the first window opens now */
 	next_sample = last;
 	next_verify = last;
 	while (!stop) {

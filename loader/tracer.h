@@ -70,6 +70,20 @@ static inline int tracer_osd_of(struct tracer *t, pid_t tgid)
 	return proc_table_osd_of(&t->procs, tgid);
 }
 
+/* The processes the self-check may ask (proctable.c), at most max. */
+static inline int tracer_verify_targets(const struct tracer *t,
+					struct verify_target *out, int max)
+{
+	return proc_table_verify_targets(&t->procs, out, max);
+}
+
+/* The first sampling window opens at now (CLOCK_MONOTONIC), with the
+ * probes that attach at the first scan. */
+static inline void tracer_start_sampling(struct tracer *t, double now)
+{
+	sampler_start(&t->smp, now);
+}
+
 /* snapshot.c: read the maps and fill r with the interval since the last
  * call that advanced (and the cumulative figures); without advance the next
  * interval still starts where the last advancing one ended. */
