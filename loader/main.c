@@ -106,34 +106,6 @@ static void verify_targets(const struct tracer *t)
 		verify_set_targets(verifier, tg, tracer_verify_targets(t, tg, MAX_PROCS));
 }
 
-/* --osd: a copy of r's series, op codes and verify lines of that OSD only,
- * in three arrays the caller frees (NULL: out of memory, r untouched). */
-static void *keep_osd(struct report *r, int osd)
-{
-	size_t ns = r->n * sizeof(*r->s), no = r->nopc * sizeof(*r->opc);
-	char *buf = malloc(ns + no + r->nverify * sizeof(*r->verify) + 1);
-	struct series_delta *s = (void *)buf;
-	struct opcode_delta *opc = (void *)(buf + ns);
-	struct verify_report *v = (void *)(buf + ns + no);
-	int n = 0, nopc = 0, nv = 0;
-
-	if (!buf)
-		return NULL;
-	for (int i = 0; i < r->n; i++)
-		if (r->s[i].osd == osd)
-			s[n++] = r->s[i];
-	for (int i = 0; i < r->nopc; i++)
-		if (r->opc[i].osd == osd)
-			opc[nopc++] = r->opc[i];
-	for (int i = 0; i < r->nverify; i++)
-		if (r->verify[i].osd == osd)
-			v[nv++] = r->verify[i];
-	r->s = s, r->n = n;
-	r->opc = opc, r->nopc = nopc;
-	r->verify = v, r->nverify = nv;
-	return buf;
-}
-
 /* What the core and the outputs need of the options: nothing below main
  * knows struct options. */
 static struct trace_config trace_config(const struct options *o)
@@ -182,7 +154,7 @@ static void print_snapshot(struct tracer *t, const struct options *o,
 	traced_total += r.traced;
 	r.health.traced_total = traced_total;
 	export_health(ec, &r.health);
-	if (o->osd >= 0 && !(kept = keep_osd(&r, o->osd))) {
+	if (o->osd >= 0 && !(kept = report_keep_osd(&r, o->osd))) {
 		fprintf(stderr, "osdhist: out of memory keeping osd.%d\n", o->osd);
 		return;
 	}

@@ -126,6 +126,12 @@ void health_loader_losses(const struct health_report *h,
 /* Total of every loss counter, loader-side ones included. */
 __u64 health_losses(const struct health_report *h);
 
+/* --osd: points r's series, op codes and verify lines at copies of those of
+ * that OSD only, in one buffer the caller frees after rendering (NULL: out
+ * of memory, r untouched).  The arrays r pointed to are never written:
+ * they are the tracer's, for the next snapshot. */
+void *report_keep_osd(struct report *r, int osd);
+
 void render_text(FILE *f, const struct report *r, bool timestamp, bool millis);
 void render_json(FILE *f, const struct report *r);
 
