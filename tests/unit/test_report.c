@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "prom.h"
 #include "report.h"
 #include "verify_report.h"
 
@@ -80,27 +79,6 @@ static void keep_osd_keeps_every_list(void **state)
 	free(kept);
 }
 
-static char *render(const struct report *r, int how)
-{
-	static char *buf;	/* static: open_memstream keeps its address */
-	static size_t len;
-	struct prom_buckets b;
-	FILE *f;
-
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	if (how == 0)
-		render_json(f, r);
-	else if (how == 1)
-		render_text(f, r, false, false);
-	else {
-		prom_default_buckets(&b);
-		render_prom(f, r, &b, "test");
-	}
-	fclose(f);
-	return buf;
-}
-
 /* What each output prints of the kept report names osd.7 only: its class
  * and op-type series, op codes and verify lines are all there. */
 static void keep_osd_outputs_name_one_osd(void **state)
@@ -114,7 +92,7 @@ static void keep_osd_outputs_name_one_osd(void **state)
 	kept = report_keep_osd(&r, 7);
 	assert_non_null(kept);
 
-	out = render(&r, 0);
+	out = unit_render('j', &r);
 	assert_non_null(strstr(out, "{\"type\":\"hist\",\"time\":1700000000.000,\"osd\":7,"));
 	assert_non_null(strstr(out, "{\"type\":\"optype\",\"time\":1700000000.000,\"osd\":7,"));
 	assert_non_null(strstr(out, "{\"type\":\"opcode\",\"time\":1700000000.000,\"osd\":7,"));
@@ -122,12 +100,12 @@ static void keep_osd_outputs_name_one_osd(void **state)
 	assert_null(strstr(out, "\"osd\":3"));
 	free(out);
 
-	out = render(&r, 1);
+	out = unit_render('t', &r);
 	assert_non_null(strstr(out, "osd.7 "));
 	assert_null(strstr(out, "osd.3"));
 	free(out);
 
-	out = render(&r, 2);
+	out = unit_render('p', &r);
 	assert_non_null(strstr(out, "osdhist_op_code_ops_total{ceph_daemon=\"osd.7\""));
 	assert_non_null(strstr(out, "osdhist_verify_state{ceph_daemon=\"osd.7\""));
 	assert_null(strstr(out, "osd.3\""));
