@@ -17,22 +17,23 @@
 
 #include <linux/types.h>
 #include "osdhist.h"
-#include "osdhist.skel.h"
 #include "binaries.h"
+#include "bpf_handles.h"
 #include "escape.h"
 #include "ceph/procs.h"
-#include "cli.h"
 #include "testhooks.h"
+#include "trace_config.h"
 
 /* The program for a probed function, NULL when the options leave it out:
- * its row's ATTACH(prog, when) (cephfns.h), when in terms of options. */
+ * its row's ATTACH(prog, when) (ceph/cephfns.h), when in terms of the
+ * trace configuration. */
 static struct bpf_program *prog_of(const struct binaries *bs, int fn)
 {
 #define WHEN_ALWAYS	true
 #define WHEN_SUBOPS	!bs->opt->no_subops
 #define WHEN_POOL	bs->opt->pool
 #define WHEN_PHASES	bs->opt->phases
-#define ATTACH(prog, when)	(WHEN_##when ? bs->skel->progs.prog : NULL)
+#define ATTACH(prog, when)	(WHEN_##when ? bs->bpf->progs.prog : NULL)
 #define NO_ATTACH		NULL
 #define PROG_OF(id, cf, prefer, need, call, attach) case id: return attach;
 	switch (fn) {
@@ -67,7 +68,7 @@ static __u64 realtime_ns(void)
 /* Ops received from now on are traced: every probe of the binary is in. */
 static void open_row(struct binaries *bs, int row, __u64 now)
 {
-	struct binary_row *r = &bs->skel->bss->rows[row];
+	struct binary_row *r = &bs->bpf->rows[row];
 
 	r->close_rt = ~0ULL;
 	__atomic_store_n(&r->open_rt, now, __ATOMIC_SEQ_CST);
@@ -110,7 +111,7 @@ static bool windows_fit(const struct osd_offsets *o)
 static int take_row(struct binaries *bs, const struct osd_offsets *o, bool optypes)
 {
 	for (int i = 0; i < MAX_BINARIES; i++) {
-		struct binary_row *r = &bs->skel->bss->rows[i];
+		struct binary_row *r = &bs->bpf->rows[i];
 
 		if (bs->rows_used & (1u << i))
 			continue;
@@ -254,7 +255,7 @@ int binaries_set_window(struct binaries *bs, enum window win,
 		span->open_rt = 0;
 		span->close_rt = now;
 		for (int i = 0; i < bs->n; i++) {
-			struct binary_row *r = &bs->skel->bss->rows[bs->slot[i].row];
+			struct binary_row *r = &bs->bpf->rows[bs->slot[i].row];
 
 			__atomic_store_n(&r->close_rt, now, __ATOMIC_SEQ_CST);
 			if (r->open_rt != ~0ULL && r->open_rt > span->open_rt)
@@ -275,7 +276,7 @@ int binaries_set_window(struct binaries *bs, enum window win,
 	settle(bs->opt->sample_on);
 	now = realtime_ns();
 	for (int i = 0; i < bs->n; i++) {
-		struct binary_row *r = &bs->skel->bss->rows[bs->slot[i].row];
+		struct binary_row *r = &bs->bpf->rows[bs->slot[i].row];
 
 		r->prev_open_rt = r->open_rt;
 		r->prev_close_rt = r->close_rt;
@@ -489,11 +490,11 @@ int binaries_traced(const struct binaries *bs)
 	return bs->n;
 }
 
-void binaries_init(struct binaries *bs, struct osdhist_bpf *skel,
-		   const struct options *opt, bool multi)
+void binaries_init(struct binaries *bs, const struct bpf_handles *bpf,
+		   const struct trace_config *opt, bool multi)
 {
 	memset(bs, 0, sizeof(*bs));
-	bs->skel = skel;
+	bs->bpf = bpf;
 	bs->opt = opt;
 	bs->multi = multi;
 }

@@ -38,8 +38,8 @@
 #define REFUSED_KEEP	4096
 
 struct bpf_link;
-struct options;
-struct osdhist_bpf;
+struct trace_config;
+struct bpf_handles;
 struct osd_proc;
 
 /* A binary refused: which one, in which version of its file. */
@@ -67,8 +67,8 @@ struct binary_slot {
 };
 
 struct binaries {
-	struct osdhist_bpf *skel;	/* its programs, and rows[] in its bss */
-	const struct options *opt;
+	const struct bpf_handles *bpf;	/* its programs, and bpf/'s rows[] */
+	const struct trace_config *opt;	/* the options the probes follow */
 	bool multi;			/* uprobe_multi links, not perf-event uprobes */
 	unsigned rows_used;		/* bit per row of bpf/'s rows[] */
 	struct binary_slot slot[MAX_BINARIES];
@@ -78,9 +78,9 @@ struct binaries {
 	uint64_t scan;			/* scans begun */
 };
 
-/* skel is loaded; multi as tracer_open() chose it for the programs. */
-void binaries_init(struct binaries *bs, struct osdhist_bpf *skel,
-		   const struct options *opt, bool multi);
+/* bpf is loaded; multi as tracer_open() chose it for the programs. */
+void binaries_init(struct binaries *bs, const struct bpf_handles *bpf,
+		   const struct trace_config *opt, bool multi);
 /* Detach everything and close the binaries (also after a failed open). */
 void binaries_close(struct binaries *bs);
 

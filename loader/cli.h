@@ -6,8 +6,7 @@
 #include <sys/types.h>
 
 #include "prom.h"
-
-#define OSDHIST_VERSION "0.1"
+#include "version.h"
 
 struct options {
 	double interval;	/* seconds between snapshots */

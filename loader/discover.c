@@ -9,7 +9,6 @@
 
 #include <linux/types.h>
 #include "osdhist.h"
-#include "osdhist.skel.h"
 
 #include "ceph/procs.h"
 #include "testhooks.h"
@@ -23,7 +22,7 @@ static void update_tai_offset(struct tracer *t)
 
 	clock_gettime(CLOCK_TAI, &tai);
 	clock_gettime(CLOCK_REALTIME, &rt);
-	t->skel->bss->tai_offset_ns = llround((tai.tv_sec - rt.tv_sec) +
+	*t->bpf.tai_offset_ns = llround((tai.tv_sec - rt.tv_sec) +
 					      (tai.tv_nsec - rt.tv_nsec) / 1e9) * 1000000000LL;
 }
 
@@ -58,7 +57,7 @@ static void update_rt_mono_offset(struct tracer *t)
 			off = ts_ns(&rt) - (ts_ns(&m0) + width / 2);
 		}
 	}
-	t->skel->bss->rt_mono_offset_ns = off;
+	*t->bpf.rt_mono_offset_ns = off;
 }
 
 /* One scan's work on each process found: its binary is attached (or

@@ -13,6 +13,7 @@
 #include "export.h"
 #include "http.h"
 #include "prom.h"
+#include "version.h"
 
 static int textfile_err;	/* the last write's error, reported once */
 
@@ -71,49 +72,49 @@ static int textfile_check(const char *path)
 	return err ? -1 : 0;
 }
 
-int export_start(const struct options *o)
+int export_start(const struct export_config *c)
 {
-	if (o->textfile && textfile_check(o->textfile))
+	if (c->textfile && textfile_check(c->textfile))
 		return -1;
-	if (o->prometheus && http_start(o->prom_host, o->prom_port))
+	if (c->prometheus && http_start(c->prom_host, c->prom_port))
 		return -1;
 	return 0;
 }
 
-void export_snapshot(const struct options *o, const struct report *r)
+void export_snapshot(const struct export_config *c, const struct report *r)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 	int err;
 
-	if (!o->prometheus && !o->textfile)
+	if (!c->prometheus && !c->textfile)
 		return;
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return;
-	render_prom(f, r, &o->buckets, OSDHIST_VERSION);
+	render_prom(f, r, c->buckets, OSDHIST_VERSION);
 	if (fclose(f)) {	/* out of memory: the outputs keep the last one */
 		free(buf);
 		return;
 	}
-	if (o->prometheus)
+	if (c->prometheus)
 		http_publish(buf, len);
-	if (o->textfile) {
-		err = textfile_write(o->textfile, buf, len);
+	if (c->textfile) {
+		err = textfile_write(c->textfile, buf, len);
 		if (err && err != textfile_err)
 			fprintf(stderr, "osdhist: cannot write --textfile %s: %s "
-				"(retried at every snapshot)\n", o->textfile, strerror(-err));
+				"(retried at every snapshot)\n", c->textfile, strerror(-err));
 		else if (!err && textfile_err)
-			fprintf(stderr, "osdhist: --textfile %s written again\n", o->textfile);
+			fprintf(stderr, "osdhist: --textfile %s written again\n", c->textfile);
 		textfile_err = err;
 	}
 	free(buf);
 }
 
-void export_health(const struct options *o, struct health_report *h)
+void export_health(const struct export_config *c, struct health_report *h)
 {
-	h->http = o->prometheus && http_rejected(h->http_rejected);
+	h->http = c->prometheus && http_rejected(h->http_rejected);
 }
 
 void export_stop(void)

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "report.h"	/* NR_HTTP_REJECT */
+#include "http_guard.h"	/* NR_HTTP_REJECT */
 
 #define HTTP_DEFAULT_HOST "127.0.0.1"
 

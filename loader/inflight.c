@@ -8,11 +8,10 @@
  */
 #include <stdbool.h>
 #include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
 #include <linux/types.h>
 #include "osdhist.h"
-#include "osdhist.skel.h"
+#include "bpf_handles.h"
 #include "inflight.h"
 #include "ceph/procs.h"
 #include "tracer.h"
@@ -99,15 +98,13 @@ __u64 marks_drop(struct mark_set *sets)
  * an op lost with its OSD). */
 static __u64 scan_lru(struct tracer *t, struct alive_cache *c)
 {
-	int fd = bpf_map__fd(t->skel->maps.inflight);
+	int fd = t->bpf.inflight.fd;
 	static struct op_key dead[DEAD_KEYS_MAX];
-	struct op_key key, next, *prev = NULL;
+	struct op_key key;
 	__u64 n = 0;
 	int ndead = 0;
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		key = next;
-		prev = &key;
+	map_for_each_key(fd, key) {
 		n++;
 		if (!alive(c, key.tgid) && ndead < DEAD_KEYS_MAX)
 			dead[ndead++] = key;
@@ -117,8 +114,8 @@ static __u64 scan_lru(struct tracer *t, struct alive_cache *c)
 		bool running = bpf_map_lookup_elem(fd, &dead[i], &st) == 0 && !st.done;
 
 		if (bpf_map_delete_elem(fd, &dead[i]) == 0) {
-			t->reaped++;
-			t->reaped_lost += running;
+			t->inf.reaped++;
+			t->inf.reaped_lost += running;
 		}
 	}
 	return n - ndead;
@@ -129,45 +126,52 @@ __u64 tracer_scan_inflight(struct tracer *t, __u64 *capacity)
 	struct alive_cache c = { .proc_root = t->proc_root };
 
 	/* with start_probe (-P, --phases) bpf/ makes no mark in the table */
-	*capacity = bpf_map__max_entries(t->skel->maps.inflight) +
-		    (t->skel->rodata->start_probe ? 0 : MARK_SETS * MARK_WAYS);
-	return scan_marks(t->skel->bss->marks, &c, &t->reaped) + scan_lru(t, &c);
+	*capacity = t->bpf.inflight.max_entries +
+		    (t->bpf.start_probe ? 0 : MARK_SETS * MARK_WAYS);
+	return scan_marks(t->bpf.marks, &c, &t->inf.reaped) + scan_lru(t, &c);
 }
 
 /* Ops followed from enqueue_op (-P, --phases) still running: entries
  * without a done mark. */
 __u64 tracer_inflight_followed(struct tracer *t)
 {
-	int fd = bpf_map__fd(t->skel->maps.inflight);
-	struct op_key key, next, *prev = NULL;
+	int fd = t->bpf.inflight.fd;
+	struct op_key key;
 	struct op_state st;
 	__u64 n = 0;
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		key = next;
-		prev = &key;
+	map_for_each_key(fd, key)
 		if (bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.done)
 			n++;
-	}
 	return n;
+}
+
+__u64 inflight_evicted(struct inflight_counts *c, __u64 entries, __u64 removed,
+		       __u64 fill)
+{
+	__s64 ev = (__s64)(entries - (removed + c->reaped + c->dropped + fill));
+
+	if (ev > (__s64)c->evicted)
+		c->evicted = ev;
+	return c->evicted;
 }
 
 /* Only with no probe in place: nothing can make or take a mark meanwhile. */
 __u64 tracer_drop_inflight(struct tracer *t)
 {
-	int fd = bpf_map__fd(t->skel->maps.inflight);
+	int fd = t->bpf.inflight.fd;
 	struct op_key key;
 	struct op_state st;
 	__u64 n = 0;
 
-	t->dropped += marks_drop(t->skel->bss->marks);
+	t->inf.dropped += marks_drop(t->bpf.marks);
 	/* Deleting the first key each time: no iterator to invalidate. */
 	while (bpf_map_get_next_key(fd, NULL, &key) == 0) {
 		bool running = bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.done;
 
 		if (bpf_map_delete_elem(fd, &key))
 			break;
-		t->dropped++;
+		t->inf.dropped++;
 		n += running;
 	}
 	/* bpf/'s lru_marks stays as it is: too high only costs lookups */

@@ -11,6 +11,21 @@
  * tracer's wrappers, which add the in-flight LRU map).
  */
 
+/* What the loader took out of the in-flight state (marks and LRU
+ * entries), and the evictions it infers.  Only inflight.c writes these. */
+struct inflight_counts {
+	__u64 reaped;		/* removed: their process had exited */
+	__u64 reaped_lost;	/* ... of which ops not yet done: lost */
+	__u64 dropped;		/* removed at the close of a sampling window */
+	__u64 evicted;		/* highest lower bound of LRU evictions seen */
+};
+
+/* Entries that left the in-flight state without their op's end, at
+ * least: entries made, less those bpf/ removed (removed), those the loader
+ * removed and those still there (fill).  The highest bound seen so far. */
+__u64 inflight_evicted(struct inflight_counts *c, __u64 entries, __u64 removed,
+		       __u64 fill);
+
 /* Marks in the table now; those of processes that are not running under
  * proc_root (gone, or zombies) are removed and added to *reaped. */
 __u64 marks_scan(struct mark_set *sets, const char *proc_root, __u64 *reaped);

@@ -50,7 +50,7 @@ static void print_features(FILE *f, const struct osd_binary *b)
  * answer to every feature probe (loads and unloads the probes' own tiny
  * programs, nothing of bpf/).  The release is shown, for the reader only:
  * it decides nothing. */
-static void print_kernel(FILE *f, const struct options *o)
+static void print_kernel(FILE *f, bool perf_uprobes)
 {
 	struct kfeatures kf;
 	struct utsname u;
@@ -65,33 +65,33 @@ static void print_kernel(FILE *f, const struct options *o)
 		return;
 	}
 	m = kfeatures_missing(&kf);
-	v = kfeatures_variant(&kf, o->perf_uprobes);
+	v = kfeatures_variant(&kf, perf_uprobes);
 	if (m >= 0)
 		fprintf(f, "cannot trace: it lacks %s;", kfeature_what[m]);
 	else
 		fprintf(f, "clock %s, op scan %s, uprobes %s%s;", v.clock, v.scan,
-			v.uprobes, o->perf_uprobes ? " (--perf-uprobes)" : "");
+			v.uprobes, perf_uprobes ? " (--perf-uprobes)" : "");
 	fprintf(f, " feature probes:");
 	for (int i = 0; i < NR_KFEATURES; i++)
 		fprintf(f, " %s %s", kfeature_name[i], kf.have[i] ? "yes" : "no");
 	fprintf(f, "\n");
 }
 
-int list_inspect(const struct options *o)
+int list_inspect(const char *path, bool verbose, bool perf_uprobes)
 {
 	struct osd_binary b;
 	char err[1024];
-	int r = binary_inspect(o->inspect, o->inspect, &b, err, sizeof(err));
+	int r = binary_inspect(path, path, &b, err, sizeof(err));
 
-	printf("%s: build-id %s, Ceph %s: %s", ESC(o->inspect), ESC(b.build_id),
+	printf("%s: build-id %s, Ceph %s: %s", ESC(path), ESC(b.build_id),
 	       ESC(b.version), r ? "not traceable" : "traceable");
 	if (!r)
 		print_features(stdout, &b);
 	printf("\n");
-	if (o->verbose && b.why[0][0])
+	if (verbose && b.why[0][0])
 		list_print_offsets(stdout, &b);
-	if (o->verbose)
-		print_kernel(stdout, o);
+	if (verbose)
+		print_kernel(stdout, perf_uprobes);
 	fflush(stdout);
 	if (r)
 		fprintf(stderr, "osdhist: %s\n", ESC(err));
@@ -126,7 +126,7 @@ static void print_socket(const struct osd_proc *p)
  * there is room; past it each further process's binary is inspected anew
  * (bounded per file, binary.h), never skipped: fakes must not hide an OSD. */
 struct list_ctx {
-	const struct options *o;
+	bool verbose;		/* -v: every offset of each binary */
 	struct seen seen[MAX_BINARIES * 4];
 	int nseen;
 	struct seen spare;
@@ -173,19 +173,19 @@ static bool list_one(const struct osd_proc *p, void *arg)
 	}
 	print_socket(p);
 	printf("\n");
-	if (c->o->verbose && s->b.why[0][0])
+	if (c->verbose && s->b.why[0][0])
 		list_print_offsets(stdout, &s->b);
 	return true;
 }
 
 /* Every OSD process on the host, however many (procs_each keeps none). */
-int list_osds(const struct options *o)
+int list_osds(bool verbose, bool perf_uprobes)
 {
 	static struct list_ctx c;
 	int n;
 
-	c.o = o;
-	print_kernel(stdout, o);
+	c.verbose = verbose;
+	print_kernel(stdout, perf_uprobes);
 	fflush(stdout);
 	n = procs_each("/proc", list_one, &c);
 	if (n < 0) {

@@ -2,18 +2,20 @@
 #ifndef OSDHIST_LIST_H
 #define OSDHIST_LIST_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "ceph/binary.h"
-#include "cli.h"
 
 /* osdhist --inspect PATH: one line (build-id, version, traceable), the
- * refusal on stderr; with -v every offset.  Returns the exit status: 0
- * traceable, 1 not. */
-int list_inspect(const struct options *o);
+ * refusal on stderr; with verbose (-v) every offset and the kernel's
+ * features (the variant as --perf-uprobes would pick it).  Returns the
+ * exit status: 0 traceable, 1 not. */
+int list_inspect(const char *path, bool verbose, bool perf_uprobes);
 
-/* osdhist --list: one line per running ceph-osd.  Returns 0. */
-int list_osds(const struct options *o);
+/* osdhist --list: one line per running ceph-osd, after the kernel's.
+ * Returns 0. */
+int list_osds(bool verbose, bool perf_uprobes);
 
 /* The -v lines: "  NAME = 0xHEX  (witnesses: ...)" or "  NAME = none  (why)". */
 void list_print_offsets(FILE *f, const struct osd_binary *b);

@@ -97,55 +97,47 @@ static int read_maps(void *t, struct report *r)
 	return tracer_snapshot(t, r, false);
 }
 
-/* After a rescan: the processes the self-check may ask.  The proc table
- * holds traced processes only (issue 23: anything may be named ceph-osd),
- * and one that claims the id of another (counted as osd -1) has no OSD of
- * its own to check: its duplicate is in health. */
+/* After a rescan: the processes the self-check may ask. */
 static void verify_targets(const struct tracer *t)
 {
 	static struct verify_target tg[MAX_PROCS];
-	int n = 0;
 
-	if (!verifier)
-		return;
-	for (int i = 0; i < t->procs.n; i++) {
-		const struct proc_slot *p = &t->procs.slot[i];
-
-		if (!p->dead && !(p->osd < 0 && p->claimed >= 0))
-			tg[n++] = (struct verify_target){ .pid = p->pid, .osd = p->osd };
-	}
-	verify_set_targets(verifier, tg, n);
+	if (verifier)
+		verify_set_targets(verifier, tg, tracer_verify_targets(t, tg, MAX_PROCS));
 }
 
-/* --osd: a copy of r's series, op codes and verify lines of that OSD only,
- * in three arrays the caller frees (NULL: out of memory, r untouched). */
-static void *keep_osd(struct report *r, int osd)
+/* What the core and the outputs need of the options: nothing below main
+ * knows struct options. */
+static struct trace_config trace_config(const struct options *o)
 {
-	size_t ns = r->n * sizeof(*r->s), no = r->nopc * sizeof(*r->opc);
-	char *buf = malloc(ns + no + r->nverify * sizeof(*r->verify) + 1);
-	struct series_delta *s = (void *)buf;
-	struct opcode_delta *opc = (void *)(buf + ns);
-	struct verify_report *v = (void *)(buf + ns + no);
-	int n = 0, nopc = 0, nv = 0;
-
-	if (!buf)
-		return NULL;
-	for (int i = 0; i < r->n; i++)
-		if (r->s[i].osd == osd)
-			s[n++] = r->s[i];
-	for (int i = 0; i < r->nopc; i++)
-		if (r->opc[i].osd == osd)
-			opc[nopc++] = r->opc[i];
-	for (int i = 0; i < r->nverify; i++)
-		if (r->verify[i].osd == osd)
-			v[nv++] = r->verify[i];
-	r->s = s, r->n = n;
-	r->opc = opc, r->nopc = nopc;
-	r->verify = v, r->nverify = nv;
-	return buf;
+	return (struct trace_config){
+		.pid = o->pid,
+		.osd = o->osd,
+		.pool = o->pool,
+		.phases = o->phases,
+		.no_subops = o->no_subops,
+		.no_op_types = o->no_op_types,
+		.perf_uprobes = o->perf_uprobes,
+		.sample_on = o->sample_on,
+		.sample_period = o->sample_period,
+		.drain_timeout = o->drain_timeout,
+		.verbose = o->verbose,
+	};
 }
 
-static void print_snapshot(struct tracer *t, const struct options *o, double interval)
+static struct export_config export_config(const struct options *o)
+{
+	return (struct export_config){
+		.prometheus = o->prometheus,
+		.prom_host = o->prom_host,
+		.prom_port = o->prom_port,
+		.textfile = o->textfile,
+		.buckets = &o->buckets,
+	};
+}
+
+static void print_snapshot(struct tracer *t, const struct options *o,
+			   const struct export_config *ec, double interval)
 {
 	static double traced_total;	/* seconds ops were followed, all along */
 	struct report r = { 0 };
@@ -161,8 +153,8 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 		r.traced = interval;
 	traced_total += r.traced;
 	r.health.traced_total = traced_total;
-	export_health(o, &r.health);
-	if (o->osd >= 0 && !(kept = keep_osd(&r, o->osd))) {
+	export_health(ec, &r.health);
+	if (o->osd >= 0 && !(kept = report_keep_osd(&r, o->osd))) {
 		fprintf(stderr, "osdhist: out of memory keeping osd.%d\n", o->osd);
 		return;
 	}
@@ -170,13 +162,15 @@ static void print_snapshot(struct tracer *t, const struct options *o, double int
 		render_json(stdout, &r);
 	else if (!o->quiet)
 		render_text(stdout, &r, o->timestamp, o->millis);
-	export_snapshot(o, &r);	/* --prometheus, --textfile */
+	export_snapshot(ec, &r);	/* --prometheus, --textfile */
 	free(kept);
 }
 
 int main(int argc, char **argv)
 {
 	struct options o;
+	struct trace_config tc;
+	struct export_config ec;
 	struct kfeatures kf;
 	struct tracer t;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -191,16 +185,18 @@ int main(int argc, char **argv)
 	if (err || o.exit_now)
 		return err;
 	if (o.inspect)
-		return list_inspect(&o);
+		return list_inspect(o.inspect, o.verbose, o.perf_uprobes);
 	if (o.list)
-		return list_osds(&o);
+		return list_osds(o.verbose, o.perf_uprobes);
+	tc = trace_config(&o);
+	ec = export_config(&o);
 	verbose = o.verbose;
 	libbpf_set_print(libbpf_print);
 	if (o.pid && check_pid(o.pid))
 		return 1;
 	if (kfeatures_require(&kf))	/* asks the kernel, not uname */
 		return 1;
-	if (export_start(&o))	/* bind the port before loading anything */
+	if (export_start(&ec))	/* bind the port before loading anything */
 		return 1;
 
 	sigaction(SIGINT, &sa, NULL);
@@ -208,17 +204,17 @@ int main(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL);	/* print a snapshot now */
 	/* a mask inherited from the parent would hide them */
 	sigprocmask(SIG_UNBLOCK, our_signals(&sigs), NULL);
-	if (tracer_open(&t, &o, &kf)) {
+	if (tracer_open(&t, &tc, &kf)) {
 		tracer_close(&t);
 		export_stop();
 		return 1;
 	}
 
-	verifier = verify_new(&o, "/proc");
+	verifier = o.no_verify ? NULL : verify_new(&tc, "/proc");
 	last = mono_now();
 	next_print = last + o.interval;
 	next_scan = last;
-	sampler_start(&t.smp, last);	/* the first window opens now */
+	tracer_start_sampling(&t, last);	/* the first window opens now */
 	next_sample = last;
 	next_verify = last;
 	while (!stop) {
@@ -251,11 +247,11 @@ int main(int argc, char **argv)
 		}
 		if (print_now) {
 			print_now = 0;
-			print_snapshot(&t, &o, now - last);
+			print_snapshot(&t, &o, &ec, now - last);
 			last = now;
 		}
 		if (now >= next_print) {
-			print_snapshot(&t, &o, now - last);
+			print_snapshot(&t, &o, &ec, now - last);
 			last = now;
 			next_print += o.interval;
 			if (o.count && ++printed >= o.count)
@@ -272,7 +268,7 @@ int main(int argc, char **argv)
 			   verify_pollfds(verifier, pfd, MAX_PROCS));
 	}
 	if (stop && !err)	/* SIGINT/SIGTERM, -p gone: a final snapshot */
-		print_snapshot(&t, &o, mono_now() - last);
+		print_snapshot(&t, &o, &ec, mono_now() - last);
 	tracer_close(&t);
 	verify_free(verifier);
 	export_stop();

@@ -7,6 +7,7 @@
 #include "ceph/procs.h"
 #include "proctable.h"
 #include "report.h"
+#include "verify.h"
 
 /*
  * Per OSD id, how many processes the scan under way found claiming it
@@ -164,4 +165,22 @@ void proc_table_health(const struct proc_table *pt, struct health_report *h)
 		h->osds += !pt->slot[i].dead;
 	h->untraced = pt->untraced;
 	h->dup = pt->dup;
+}
+
+/* The table holds traced processes only (issue 23: anything may be named
+ * ceph-osd), and one that claims the id of another (counted as
+ * OSD_DUPLICATE) has no OSD of its own to check: its duplicate is in
+ * health. */
+int proc_table_verify_targets(const struct proc_table *pt,
+			      struct verify_target *out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < pt->n && n < max; i++) {
+		const struct proc_slot *p = &pt->slot[i];
+
+		if (!p->dead && !(p->osd < 0 && p->claimed >= 0))
+			out[n++] = (struct verify_target){ .pid = p->pid, .osd = p->osd };
+	}
+	return n;
 }

@@ -32,6 +32,7 @@
 #define MAX_PROCS	256
 
 struct osd_proc;
+struct verify_target;
 
 struct proc_slot {
 	pid_t pid;
@@ -79,5 +80,10 @@ void proc_table_forget_exited(struct proc_table *pt);
 
 /* osds, untraced and dup of the health report. */
 void proc_table_health(const struct proc_table *pt, struct health_report *h);
+
+/* The processes the self-check may ask, at most max of them into out;
+ * returns how many. */
+int proc_table_verify_targets(const struct proc_table *pt,
+			      struct verify_target *out, int max);
 
 #endif

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Names shared by the renderers. */
+/* Names shared by the renderers, and --osd's view of a report. */
+#include <stdlib.h>
+
 #include "report.h"
+#include "verify_report.h"
 
 const char *const class_name[NR_CLASSES] = {
 	[CLASS_READ] = "read",
@@ -40,16 +43,6 @@ const char *op_name(unsigned opi)
 const char *const health_name[NR_HEALTH] = { OSDHIST_HEALTH(HEALTH_NAME) };
 #undef HEALTH_NAME
 
-const char *const http_reject_name[NR_HTTP_REJECT] = {
-	[HTTP_REJ_PER_ADDR] = "per_ip_limit",
-	[HTTP_REJ_CONNS] = "connection_limit",
-	[HTTP_REJ_REQUEST_TIMEOUT] = "request_timeout",
-	[HTTP_REJ_IDLE_TIMEOUT] = "idle_timeout",
-	[HTTP_REJ_INCOMPLETE] = "incomplete",
-	[HTTP_REJ_BAD_REQUEST] = "bad_request",
-	[HTTP_REJ_EVICTED] = "evicted",
-};
-
 bool health_is_loss(int h)
 {
 #define HEALTH_LOSS(id, name, loss) [id] = loss,
@@ -80,4 +73,30 @@ __u64 health_losses(const struct health_report *h)
 		if (health_is_loss(i))
 			n += h->bpf[i];
 	return n;
+}
+
+void *report_keep_osd(struct report *r, int osd)
+{
+	size_t ns = r->n * sizeof(*r->s), no = r->nopc * sizeof(*r->opc);
+	char *buf = malloc(ns + no + r->nverify * sizeof(*r->verify) + 1);
+	struct series_delta *s = (void *)buf;
+	struct opcode_delta *opc = (void *)(buf + ns);
+	struct verify_report *v = (void *)(buf + ns + no);
+	int n = 0, nopc = 0, nv = 0;
+
+	if (!buf)
+		return NULL;
+	for (int i = 0; i < r->n; i++)
+		if (r->s[i].osd == osd)
+			s[n++] = r->s[i];
+	for (int i = 0; i < r->nopc; i++)
+		if (r->opc[i].osd == osd)
+			opc[nopc++] = r->opc[i];
+	for (int i = 0; i < r->nverify; i++)
+		if (r->verify[i].osd == osd)
+			v[nv++] = r->verify[i];
+	r->s = s, r->n = n;
+	r->opc = opc, r->nopc = nopc;
+	r->verify = v, r->nverify = nv;
+	return buf;
 }

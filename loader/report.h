@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include "osdhist.h"
+#include "http_guard.h"	/* NR_HTTP_REJECT, the counters health carries */
 
 /* The series of ops that no OSD id names, kept apart so that neither
  * hides in the other or in an OSD's: a process osdhist could not identify
@@ -34,20 +35,6 @@ struct opcode_delta {
 	__u8 opi;		/* enum op_index */
 	__u64 ops, failed;
 	__u64 ops_cum, failed_cum;
-};
-
-/* Why the /metrics endpoint (--prometheus) refused or dropped a connection
- * or a request; see http_guard.h and osdhist(8). */
-enum http_reject {
-	HTTP_REJ_PER_ADDR,	/* refused at accept: its address held the most */
-	HTTP_REJ_CONNS,		/* refused at accept: the server held the most */
-	HTTP_REJ_REQUEST_TIMEOUT, /* request line + headers not in by the deadline */
-	HTTP_REJ_IDLE_TIMEOUT,	/* the peer stopped reading its response */
-	HTTP_REJ_INCOMPLETE,	/* closed before a complete request: garbage,
-				 * oversized, or abandoned by the peer */
-	HTTP_REJ_BAD_REQUEST,	/* a complete request refused: path, method, body */
-	HTTP_REJ_EVICTED,	/* idle or stalled, closed to let a new one in */
-	NR_HTTP_REJECT
 };
 
 /* The maps whose keys osdhist creates as ops come (map full: hist_full). */
@@ -124,7 +111,6 @@ extern const char *const class_name[NR_CLASSES];
 const char *op_name(unsigned opi);
 extern const char *const phase_name[NR_PHASES];
 extern const char *const health_name[NR_HEALTH];
-extern const char *const http_reject_name[NR_HTTP_REJECT];
 
 /* Counters that mean an op was not followed (as opposed to activity). */
 bool health_is_loss(int h);
@@ -139,6 +125,12 @@ void health_loader_losses(const struct health_report *h,
 			  struct loader_loss out[NR_LOADER_LOSSES]);
 /* Total of every loss counter, loader-side ones included. */
 __u64 health_losses(const struct health_report *h);
+
+/* --osd: points r's series, op codes and verify lines at copies of those of
+ * that OSD only, in one buffer the caller frees after rendering (NULL: out
+ * of memory, r untouched).  The arrays r pointed to are never written:
+ * they are the tracer's, for the next snapshot. */
+void *report_keep_osd(struct report *r, int osd);
 
 void render_text(FILE *f, const struct report *r, bool timestamp, bool millis);
 void render_json(FILE *f, const struct report *r);

@@ -18,7 +18,6 @@
 #include <linux/types.h>
 
 #include "osdhist.h"
-#include "osdhist.skel.h"
 
 #include "report.h"
 #include "tracer.h"
@@ -64,7 +63,7 @@ static void move_to(struct tracer *t, enum window win, double now)
 static bool drain_busy(struct tracer *t, double now)
 {
 	struct sampler *s = &t->smp;
-	__u64 ends = __atomic_load_n(&t->skel->bss->window_ends, __ATOMIC_RELAXED);
+	__u64 ends = __atomic_load_n(t->bpf.window_ends, __ATOMIC_RELAXED);
 
 	if (ends != s->drain_ends) {
 		s->drain_ends = ends;
@@ -75,7 +74,7 @@ static bool drain_busy(struct tracer *t, double now)
 
 double sampler_step(struct tracer *t, double now)
 {
-	const struct options *o = t->opt;
+	const struct trace_config *o = t->opt;
 	struct sampler *s = &t->smp;
 
 	if (o->sample_on <= 0)
@@ -86,7 +85,7 @@ double sampler_step(struct tracer *t, double now)
 		if (now < s->win_since + o->sample_on)
 			return s->win_since + o->sample_on;
 		move_to(t, WIN_DRAIN, now);
-		s->drain_ends = __atomic_load_n(&t->skel->bss->window_ends,
+		s->drain_ends = __atomic_load_n(t->bpf.window_ends,
 						__ATOMIC_RELAXED);
 		s->drain_moved = now;
 		/* fall through */

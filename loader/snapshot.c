@@ -6,6 +6,7 @@
  * `retired` first and only then deleted, so nothing is counted twice or lost.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,8 +15,10 @@
 
 #include <linux/types.h>
 #include "osdhist.h"
-#include "osdhist.skel.h"
+#include "bpf_handles.h"
 #include "ceph/procs.h"
+#include "inflight.h"
+#include "snapshot.h"
 #include "stats.h"
 #include "testhooks.h"
 #include "tracer.h"
@@ -27,9 +30,9 @@
  * the next snapshot retires it, and it is counted once either way (folded
  * into `retired` and then not deleted, it was counted again).  Its process
  * stays in the proc table until then, for its OSD id. */
-static size_t dead_room(void **buf, size_t *cap, const struct bpf_map *map, size_t elem)
+static size_t dead_room(void **buf, size_t *cap, const struct bpf_mapref *map, size_t elem)
 {
-	size_t want = bpf_map__max_entries(map);
+	size_t want = map->max_entries;
 
 	if (want > *cap) {
 		void *n = realloc(*buf, want * elem);
@@ -47,26 +50,26 @@ static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
 {
 	struct series_acc *s;
 
-	for (int i = 0; i < t->nseries; i++) {
-		s = &t->series[i];
+	for (int i = 0; i < t->snap.nseries; i++) {
+		s = &t->snap.series[i];
 		if (s->osd == osd && s->pool == pool && s->cls == cls &&
 		    s->optype == optype && s->phase == phase)
 			return s;
 	}
-	if (t->nseries == t->series_cap) {
-		int cap = t->series_cap ? 2 * t->series_cap : 16;
-		void *ns = realloc(t->series, cap * sizeof(*t->series));
-		void *nd = realloc(t->deltas, cap * sizeof(*t->deltas));
+	if (t->snap.nseries == t->snap.series_cap) {
+		int cap = t->snap.series_cap ? 2 * t->snap.series_cap : 16;
+		void *ns = realloc(t->snap.series, cap * sizeof(*t->snap.series));
+		void *nd = realloc(t->snap.deltas, cap * sizeof(*t->snap.deltas));
 
 		if (ns)
-			t->series = ns;
+			t->snap.series = ns;
 		if (nd)
-			t->deltas = nd;
+			t->snap.deltas = nd;
 		if (!ns || !nd)
 			return NULL;
-		t->series_cap = cap;
+		t->snap.series_cap = cap;
 	}
-	s = &t->series[t->nseries++];
+	s = &t->snap.series[t->snap.nseries++];
 	memset(s, 0, sizeof(*s));
 	s->osd = osd;
 	s->pool = pool;
@@ -111,24 +114,22 @@ static int osd_of_key(struct tracer *t, __u32 tgid, bool *alive)
 }
 
 /* One histogram map; phase0 is the phase of its values' h[0]. */
-static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
+static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 phase0,
 			 __u64 *nkeys, size_t *deferred)
 {
-	int fd = bpf_map__fd(map);
+	int fd = map->fd;
 	static struct hist_key *dead;
 	static size_t dead_cap;
 	size_t room = dead_room((void **)&dead, &dead_cap, map, sizeof(*dead));
 	static struct hist_pair val;
-	struct hist_key key, next, *prev = NULL;
+	struct hist_key key;
 	size_t ndead = 0;
 	int err;
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+	map_for_each_key(fd, key) {
 		bool alive;
 		int osd;
 
-		key = next;
-		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;	/* deleted under us */
 		(*nkeys)++;
@@ -144,7 +145,7 @@ static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
 		}
 		if (osd == OSD_UNKNOWN && !alive && phase0 == PHASE_TOTAL &&
 		    (key.optype == OPTYPE_ALL || !t->opt->pool))
-			t->unknown_ops += val.h[0].count;
+			t->snap.unknown_ops += val.h[0].count;
 		for (int p = 0; p < 2; p++) {
 			err = fold(t, &key, osd, phase0 + p, &val.h[p], alive);
 			if (err)
@@ -163,36 +164,36 @@ static int read_hists(struct tracer *t, __u64 nkeys[NR_KEYMAPS], size_t *deferre
 {
 	int err;
 
-	for (int i = 0; i < t->nseries; i++)
-		memset(&t->series[i].live, 0, sizeof(t->series[i].live));
-	err = read_hist_map(t, t->skel->maps.hists, PHASE_TOTAL, &nkeys[KM_HISTS], deferred);
+	for (int i = 0; i < t->snap.nseries; i++)
+		memset(&t->snap.series[i].live, 0, sizeof(t->snap.series[i].live));
+	err = read_hist_map(t, &t->bpf.hists, PHASE_TOTAL, &nkeys[KM_HISTS], deferred);
 	if (!err)
-		err = read_hist_map(t, t->skel->maps.phase_hists, PHASE_EXECUTE,
+		err = read_hist_map(t, &t->bpf.phase_hists, PHASE_EXECUTE,
 				    &nkeys[KM_PHASE_HISTS], deferred);
 	return err;
 }
 
 static struct opc_acc *opc_of(struct tracer *t, int osd)
 {
-	for (int i = 0; i < t->nopc; i++)
-		if (t->opc[i].osd == osd)
-			return &t->opc[i];
-	if (t->nopc == t->opc_cap) {
-		int cap = t->opc_cap ? 2 * t->opc_cap : 4;
-		void *n = realloc(t->opc, cap * sizeof(*t->opc));
-		void *d = realloc(t->opd, cap * NR_OPCODES * sizeof(*t->opd));
+	for (int i = 0; i < t->snap.nopc; i++)
+		if (t->snap.opc[i].osd == osd)
+			return &t->snap.opc[i];
+	if (t->snap.nopc == t->snap.opc_cap) {
+		int cap = t->snap.opc_cap ? 2 * t->snap.opc_cap : 4;
+		void *n = realloc(t->snap.opc, cap * sizeof(*t->snap.opc));
+		void *d = realloc(t->snap.opd, cap * NR_OPCODES * sizeof(*t->snap.opd));
 
 		if (n)
-			t->opc = n;
+			t->snap.opc = n;
 		if (d)
-			t->opd = d;
+			t->snap.opd = d;
 		if (!n || !d)
 			return NULL;
-		t->opc_cap = cap;
+		t->snap.opc_cap = cap;
 	}
-	memset(&t->opc[t->nopc], 0, sizeof(*t->opc));
-	t->opc[t->nopc].osd = osd;
-	return &t->opc[t->nopc++];
+	memset(&t->snap.opc[t->snap.nopc], 0, sizeof(*t->snap.opc));
+	t->snap.opc[t->snap.nopc].osd = osd;
+	return &t->snap.opc[t->snap.nopc++];
 }
 
 static void opc_add(struct op_counts *dst, const struct op_counts *src)
@@ -207,24 +208,22 @@ static void opc_add(struct op_counts *dst, const struct op_counts *src)
  * then deleted, as for the histograms. */
 static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 {
-	int fd = bpf_map__fd(t->skel->maps.opcounts);
+	int fd = t->bpf.opcounts.fd;
 	static __u32 *dead;
 	static size_t dead_cap;
-	size_t room = dead_room((void **)&dead, &dead_cap, t->skel->maps.opcounts,
+	size_t room = dead_room((void **)&dead, &dead_cap, &t->bpf.opcounts,
 				sizeof(*dead));
-	__u32 key, next, *prev = NULL;
+	__u32 key;
 	static struct op_counts val;
 	size_t ndead = 0;
 
-	for (int i = 0; i < t->nopc; i++)
-		memset(&t->opc[i].live, 0, sizeof(t->opc[i].live));
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+	for (int i = 0; i < t->snap.nopc; i++)
+		memset(&t->snap.opc[i].live, 0, sizeof(t->snap.opc[i].live));
+	map_for_each_key(fd, key) {
 		struct opc_acc *a;
 		bool alive;
 		int osd;
 
-		key = next;
-		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;
 		(*nkeys)++;
@@ -251,13 +250,13 @@ static int opcode_deltas(struct tracer *t, bool advance)
 {
 	int n = 0;
 
-	for (int i = 0; i < t->nopc; i++) {
-		struct opc_acc *a = &t->opc[i];
+	for (int i = 0; i < t->snap.nopc; i++) {
+		struct opc_acc *a = &t->snap.opc[i];
 		struct op_counts cum = a->retired;
 
 		opc_add(&cum, &a->live);
 		for (int c = 0; c < NR_OPCODES; c++) {
-			struct opcode_delta *d = &t->opd[n];
+			struct opcode_delta *d = &t->snap.opd[n];
 
 			if (!cum.ops[c] && !cum.failed[c])
 				continue;
@@ -277,19 +276,19 @@ static int opcode_deltas(struct tracer *t, bool advance)
 
 static void read_health(struct tracer *t, struct health_report *h)
 {
-	int fd = bpf_map__fd(t->skel->maps.health);
-	__u64 vals[t->ncpus];
+	int fd = t->bpf.health.fd;
+	__u64 vals[t->snap.ncpus];
 
 	memset(h->bpf, 0, sizeof(h->bpf));
 	for (__u32 i = 0; i < NR_HEALTH; i++) {
 		if (bpf_map_lookup_elem(fd, &i, vals))
 			continue;
-		for (int c = 0; c < t->ncpus; c++)
+		for (int c = 0; c < t->snap.ncpus; c++)
 			h->bpf[i] += vals[c];
 	}
 	/* Without -P/--phases bpf/ counts no entry: every success end makes
 	 * one done mark, or fails as done_twice. */
-	if (!t->skel->rodata->start_probe)
+	if (!t->bpf.start_probe)
 		h->bpf[H_ENTRIES] = h->bpf[H_DONE] - h->bpf[H_DONE_TWICE];
 }
 
@@ -301,15 +300,30 @@ static void count_evicted(struct tracer *t, struct health_report *h,
 			  __u64 entries, __u64 fill)
 {
 	struct health_report after;
-	__u64 gone;
-	__s64 ev;
 
 	read_health(t, &after);
-	gone = after.bpf[H_REMOVED] + t->reaped + t->dropped + fill;
-	ev = (__s64)(entries - gone);
-	if (ev > (__s64)t->evicted)
-		t->evicted = ev;
-	h->evicted = t->evicted;
+	h->evicted = inflight_evicted(&t->inf, entries, after.bpf[H_REMOVED], fill);
+}
+
+int snapshots_init(struct snapshots *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->ncpus = libbpf_num_possible_cpus();
+	if (s->ncpus <= 0) {
+		fprintf(stderr, "osdhist: cannot count possible CPUs: %s\n",
+			strerror(-s->ncpus));
+		return -1;
+	}
+	return 0;
+}
+
+void snapshots_free(struct snapshots *s)
+{
+	free(s->series);
+	free(s->deltas);
+	free(s->opc);
+	free(s->opd);
+	memset(s, 0, sizeof(*s));
 }
 
 static int cmp_delta(const void *a, const void *b)
@@ -330,8 +344,8 @@ static int cmp_delta(const void *a, const void *b)
 int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 {
 	struct health_report *h = &r->health;
-	struct bpf_map *maps[NR_KEYMAPS] = {
-		t->skel->maps.hists, t->skel->maps.phase_hists, t->skel->maps.opcounts,
+	const struct bpf_mapref *maps[NR_KEYMAPS] = {
+		&t->bpf.hists, &t->bpf.phase_hists, &t->bpf.opcounts,
 	};
 	__u64 nkeys[NR_KEYMAPS] = { 0 };
 	size_t deferred = 0;
@@ -348,16 +362,16 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	memset(h, 0, sizeof(*h));
 	for (int i = 0; i < NR_KEYMAPS; i++) {
 		h->keys[i] = nkeys[i];
-		h->keys_max[i] = bpf_map__max_entries(maps[i]);
+		h->keys_max[i] = maps[i]->max_entries;
 	}
 	read_health(t, h);
 	h->inflight = tracer_scan_inflight(t, &h->inflight_max);
 	h->hists = nkeys[KM_HISTS] + nkeys[KM_PHASE_HISTS];
 	h->hists_max = h->keys_max[KM_HISTS] + h->keys_max[KM_PHASE_HISTS];
 	count_evicted(t, h, h->bpf[H_ENTRIES], h->inflight);
-	h->reaped = t->reaped_lost;
+	h->reaped = t->inf.reaped_lost;
 	sampler_health(&t->smp, h);
-	h->unknown_ops = t->unknown_ops;
+	h->unknown_ops = t->snap.unknown_ops;
 	h->binaries = binaries_traced(&t->bins);
 	h->variant = t->variant;
 	/* processes that exited have had their keys retired: forget them,
@@ -366,9 +380,9 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 		proc_table_forget_exited(&t->procs);
 	proc_table_health(&t->procs, h);
 
-	for (int i = 0; i < t->nseries; i++) {
-		struct series_acc *s = &t->series[i];
-		struct series_delta *d = &t->deltas[i];
+	for (int i = 0; i < t->snap.nseries; i++) {
+		struct series_acc *s = &t->snap.series[i];
+		struct series_delta *d = &t->snap.deltas[i];
 		struct hist cum = s->retired;
 
 		hist_add(&cum, &s->live);
@@ -382,7 +396,7 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 		if (advance)
 			s->prev = cum;
 	}
-	qsort(t->deltas, t->nseries, sizeof(*t->deltas), cmp_delta);
+	qsort(t->snap.deltas, t->snap.nseries, sizeof(*t->snap.deltas), cmp_delta);
 	r->sampled = t->opt->sample_on > 0;
 	r->traced = -1;		/* full tracing: the caller's interval */
 	if (r->sampled) {
@@ -391,9 +405,9 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	r->time = now.tv_sec + now.tv_nsec / 1e9;
-	r->s = t->deltas;
-	r->n = t->nseries;
-	r->opc = t->opd;
+	r->s = t->snap.deltas;
+	r->n = t->snap.nseries;
+	r->opc = t->snap.opd;
 	r->nopc = opcode_deltas(t, advance);
 	return 0;
 }

@@ -2,7 +2,6 @@
 /* Loading and unloading the BPF programs. */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -39,7 +38,36 @@ static void say_loaded(const struct tracer *t)
 	fprintf(stderr, "\n");
 }
 
-int tracer_open(struct tracer *t, const struct options *opt,
+static struct bpf_mapref mapref(const struct bpf_map *m)
+{
+	return (struct bpf_mapref){ bpf_map__fd(m), bpf_map__max_entries(m) };
+}
+
+/* What the other files use of the skeleton, which only this file knows. */
+static void lend_handles(struct tracer *t)
+{
+	struct osdhist_bpf *s = t->skel;
+	struct bpf_handles *h = &t->bpf;
+
+	h->hists = mapref(s->maps.hists);
+	h->phase_hists = mapref(s->maps.phase_hists);
+	h->opcounts = mapref(s->maps.opcounts);
+	h->health = mapref(s->maps.health);
+	h->inflight = mapref(s->maps.inflight);
+	h->progs.op_done = s->progs.op_done;
+	h->progs.op_unregistered = s->progs.op_unregistered;
+	h->progs.subop_done = s->progs.subop_done;
+	h->progs.op_enqueue = s->progs.op_enqueue;
+	h->progs.op_submit = s->progs.op_submit;
+	h->rows = s->bss->rows;
+	h->marks = s->bss->marks;
+	h->window_ends = &s->bss->window_ends;
+	h->tai_offset_ns = &s->bss->tai_offset_ns;
+	h->rt_mono_offset_ns = &s->bss->rt_mono_offset_ns;
+	h->start_probe = s->rodata->start_probe;
+}
+
+int tracer_open(struct tracer *t, const struct trace_config *opt,
 		const struct kfeatures *kf)
 {
 	bool multi;
@@ -53,12 +81,8 @@ int tracer_open(struct tracer *t, const struct options *opt,
 	t->variant = kfeatures_variant(kf, opt->perf_uprobes);
 	t->proc_root = "/proc";
 	proc_table_init(&t->procs, t->proc_root, opt->verbose);
-	t->ncpus = libbpf_num_possible_cpus();
-	if (t->ncpus <= 0) {
-		fprintf(stderr, "osdhist: cannot count possible CPUs: %s\n",
-			strerror(-t->ncpus));
+	if (snapshots_init(&t->snap))
 		return -1;
-	}
 
 	t->skel = osdhist_bpf__open();
 	if (!t->skel) {
@@ -96,7 +120,8 @@ int tracer_open(struct tracer *t, const struct options *opt,
 	}
 	if (opt->verbose)
 		say_loaded(t);
-	binaries_init(&t->bins, t->skel, opt, multi);
+	lend_handles(t);
+	binaries_init(&t->bins, &t->bpf, opt, multi);
 	return 0;
 }
 
@@ -104,9 +129,6 @@ void tracer_close(struct tracer *t)
 {
 	binaries_close(&t->bins);
 	osdhist_bpf__destroy(t->skel);
-	free(t->series);
-	free(t->deltas);
-	free(t->opc);
-	free(t->opd);
+	snapshots_free(&t->snap);
 	memset(t, 0, sizeof(*t));
 }

@@ -4,7 +4,7 @@
 
 /*
  * struct tracer is the composition, not a bag: the loaded BPF object, the
- * options, and one component per job.  Each component's fields are written
+ * trace configuration main gives it, and one component per job.  Each component's fields are written
  * only by the file that owns it; every other file calls its functions.
  *
  *   struct binaries    binaries.h, attach.c: binary slots, their rows of
@@ -13,11 +13,14 @@
  *                      ids, liveness
  *   struct sampler     sampler.h, sample.c: the --sample window, traced
  *                      time, the cost of moving the probes
- *   series .. evicted  snapshot.c: the series and their deltas, the
- *                      per-CPU read buffer; inflight.c: the in-flight
- *                      state's counters (reaped, dropped)
- *   skel, opt          tracer.c loads and unloads (and picks the kind of
- *                      uprobe); discover.c composes a rescan of /proc
+ *   struct snapshots   snapshot.h, snapshot.c: the cumulative series
+ *                      and op-code counters, the report's deltas
+ *   struct inflight_counts  inflight.h, inflight.c: what the loader
+ *                      removed from the in-flight state, LRU evictions
+ *   skel, bpf, opt     tracer.c loads and unloads (and picks the kind of
+ *                      uprobe), and alone knows the skeleton: the others
+ *                      use its maps, programs and globals through bpf
+ *                      (bpf_handles.h); discover.c composes a rescan of /proc
  *                      from the proc table and the binaries; sample.c's
  *                      sampler_step moves the binaries' probes
  */
@@ -29,54 +32,32 @@
 #include <time.h>
 
 #include "binaries.h"
+#include "bpf_handles.h"
 #include "clock.h"
-#include "cli.h"
+#include "inflight.h"
 #include "kfeatures.h"
 #include "proctable.h"
 #include "report.h"
 #include "sampler.h"
-
-/* Cumulative numbers for one (osd, pool, class, op type, phase): a class
- * series has optype OPTYPE_ALL, an op-type series pool -1. */
-struct series_acc {
-	int osd;
-	__s64 pool;
-	__u8 cls, optype, phase;
-	struct hist retired;	/* from processes that have exited */
-	struct hist live;	/* from running processes, this snapshot */
-	struct hist prev;	/* retired + live at the previous snapshot */
-};
-
-/* Cumulative op-code counters of one OSD. */
-struct opc_acc {
-	int osd;
-	struct op_counts retired, live, prev;
-};
+#include "snapshot.h"
+#include "trace_config.h"
 
 struct tracer {
-	const struct options *opt;
+	const struct trace_config *opt;	/* main's, from the options */
 	const char *proc_root;	/* "/proc": the proc table has it too */
-	struct osdhist_bpf *skel;
+	struct osdhist_bpf *skel;	/* tracer.c's alone: the others use bpf */
+	struct bpf_handles bpf;		/* its maps, programs and globals */
 	struct variant variant;	/* which bpf/ runs, by the feature probes */
 	struct binaries bins;
 	struct proc_table procs;
 	struct sampler smp;
-	struct series_acc *series;
-	int nseries, series_cap;
-	struct series_delta *deltas;
-	struct opc_acc *opc;
-	int nopc, opc_cap;
-	struct opcode_delta *opd;	/* opc_cap * NR_OPCODES */
-	int ncpus;
-	__u64 reaped, unknown_ops;
-	__u64 reaped_lost;	/* ... of which ops not yet done: lost */
-	__u64 dropped;		/* in-flight entries the loader removed */
-	__u64 evicted;		/* highest lower bound of LRU evictions seen */
+	struct snapshots snap;
+	struct inflight_counts inf;
 };
 
 /* Loads the variant of the BPF programs that fits kf (no probe yet).  0,
  * or -1 after one line on stderr. */
-int tracer_open(struct tracer *t, const struct options *opt,
+int tracer_open(struct tracer *t, const struct trace_config *opt,
 		const struct kfeatures *kf);
 void tracer_close(struct tracer *t);
 
@@ -87,6 +68,20 @@ int tracer_discover(struct tracer *t);
 static inline int tracer_osd_of(struct tracer *t, pid_t tgid)
 {
 	return proc_table_osd_of(&t->procs, tgid);
+}
+
+/* The processes the self-check may ask (proctable.c), at most max. */
+static inline int tracer_verify_targets(const struct tracer *t,
+					struct verify_target *out, int max)
+{
+	return proc_table_verify_targets(&t->procs, out, max);
+}
+
+/* The first sampling window opens at now (CLOCK_MONOTONIC), with the
+ * probes that attach at the first scan. */
+static inline void tracer_start_sampling(struct tracer *t, double now)
+{
+	sampler_start(&t->smp, now);
 }
 
 /* snapshot.c: read the maps and fill r with the interval since the last

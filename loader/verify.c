@@ -12,10 +12,10 @@
 #include "ceph/asok.h"
 #include "ceph/asok_find.h"
 #include "escape.h"
-#include "cli.h"
 #include "report.h"
 #include "clock.h"
 #include "proctable.h"	/* MAX_PROCS */
+#include "trace_config.h"
 #include "verify.h"
 
 const char *const verify_counter[NR_VC] = {
@@ -92,7 +92,7 @@ struct vosd {
 enum round_phase { ROUND_IDLE, ROUND_BEFORE, ROUND_AFTER };
 
 struct verifier {
-	const struct options *opt;
+	const struct trace_config *opt;
 	const char *proc_root;
 	double started, next_check;
 	enum round_phase phase;
@@ -104,12 +104,10 @@ struct verifier {
 	struct verify_report reports[MAX_PROCS];
 };
 
-struct verifier *verify_new(const struct options *o, const char *proc_root)
+struct verifier *verify_new(const struct trace_config *o, const char *proc_root)
 {
 	struct verifier *v;
 
-	if (o->no_verify)
-		return NULL;
 	v = calloc(1, sizeof(*v));
 	if (!v) {
 		fprintf(stderr, "osdhist: out of memory for verification; running "

@@ -62,6 +62,8 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
+#include "verify_report.h"
+
 #define VERIFY_SLACK		16
 #define VERIFY_PERSIST		2
 #define VERIFY_PERIOD_S		1.0
@@ -74,12 +76,10 @@
 #define VERIFY_BACKOFF_S	10.0
 #define VERIFY_BACKOFF_MAX_S	320.0
 
-/* The classes compared, and Ceph's counter for each. */
-enum verify_class { VC_READ, VC_WRITE, VC_RW, VC_SUBOP, NR_VC };
+/* Ceph's counter for each class compared (verify_report.h). */
 extern const char *const verify_counter[NR_VC];	/* "op_r" ... */
 extern const __u8 verify_op_class[NR_VC];		/* CLASS_READ ... */
 
-enum verify_state { VERIFY_UNVERIFIED, VERIFY_VERIFIED, VERIFY_MISMATCH, NR_VERIFY_STATES };
 extern const char *const verify_state_name[NR_VERIFY_STATES];
 
 /* One class at one check. */
@@ -89,35 +89,9 @@ struct verify_reading {
 	__u64 c2;	/* Ceph's counter after */
 };
 
-struct verify_judgement {
-	__u64 ours;		/* osdhist's ops since the baseline */
-	__s64 ceph_lo, ceph_hi;	/* Ceph's over the same time: at least, at most */
-	__s64 excess;		/* ours beyond [lo - slack, hi + slack]; 0 inside */
-};
-
 /* The rule above: fills j; true if ours is within the bound. */
 bool verify_judge(const struct verify_reading *base, const struct verify_reading *now,
 		  __u64 slack, struct verify_judgement *j);
-
-struct verify_class_report {
-	bool compared;		/* false: not checked yet, or --no-subops */
-	struct verify_judgement j;
-	int outside;		/* consecutive checks outside the bound */
-	int inside;		/* consecutive checks inside */
-	bool mismatch;
-};
-
-/* One traced OSD's health as a verifier sees it, in every snapshot. */
-struct verify_report {
-	int osd;
-	pid_t pid;
-	enum verify_state state;
-	char reason[160];	/* unverified: why ("timeout: ...") */
-	char socket[256];	/* the admin socket used, "" if none */
-	double since;		/* unix time of the baseline, 0 if none */
-	__u64 checks;		/* comparisons made since the baseline */
-	struct verify_class_report cls[NR_VC];
-};
 
 /* The state machine of one class across checks (apart for unit tests):
  * feeds one judgement, returns whether the class is now a mismatch. */
@@ -126,7 +100,7 @@ bool verify_step(struct verify_class_report *c, bool inside);
 /* Seconds an OSD is left alone after its n-th failure in a row (n >= 1). */
 double verify_backoff(int failures);
 
-struct options;
+struct trace_config;
 struct pollfd;
 struct report;
 struct verifier;
@@ -137,8 +111,8 @@ struct verify_target {
 	int osd;	/* -1: no id on its command line */
 };
 
-/* NULL with --no-verify (or out of memory, said on stderr). */
-struct verifier *verify_new(const struct options *o, const char *proc_root);
+/* NULL when out of memory (said on stderr). */
+struct verifier *verify_new(const struct trace_config *o, const char *proc_root);
 void verify_free(struct verifier *v);
 /* The traced processes, after each rescan: new ones are added, gone ones
  * forgotten (a request to one in flight is dropped). */

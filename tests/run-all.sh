@@ -30,6 +30,10 @@ p=$(grep -c '^\[       OK \]' "$log") f=$(grep -c '^\[  FAILED  \] [a-z_]' "$log
 passed=$((passed + p)) failed=$((failed + f))
 [ "$f" = 0 ] || failed_names+=(unit)
 
+echo "== layers"	# the include graph of loader/: no root, no cluster
+bash tests/test_layers.sh 2>&1 | tee "$log"
+count layers "$log"
+
 if [ "$(id -u)" != 0 ]; then
 	echo "== integration tests need root (BPF, uprobes, a Ceph cluster): run 'sudo make test'"
 	failed=$((failed + 1)) failed_names+=(integration-needs-root)

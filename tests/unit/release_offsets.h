@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 #include "unit.h"
-#include "derive.h"
+#include "ceph/derive.h"
 
 enum release { R16, R18, R20, NR_RELEASES };
 

@@ -8,7 +8,6 @@
 #include <netinet/in.h>
 #include "unit.h"
 #include "http_guard.h"
-#include "prom.h"
 #include "report.h"
 
 static struct sockaddr_in v4(const char *a, unsigned port)
@@ -430,27 +429,6 @@ static void reasons_at_close(void **state)
 
 /* --- renderers */
 
-static char *render(int kind, const struct report *r)
-{
-	static char *buf;	/* static: open_memstream keeps its address */
-	static size_t len;
-	struct prom_buckets b;
-	FILE *f;
-
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	if (kind == 't')
-		render_text(f, r, false, false);
-	else if (kind == 'j')
-		render_json(f, r);
-	else {
-		prom_default_buckets(&b);
-		render_prom(f, r, &b, "9.9");
-	}
-	fclose(f);
-	return buf;
-}
-
 static void shown_in_every_output(void **state)
 {
 	struct report r = { .time = 1700000000, .interval = 1, .traced = 1 };
@@ -458,27 +436,27 @@ static void shown_in_every_output(void **state)
 	(void)state;
 
 	/* without --prometheus: not a word about HTTP */
-	out = render('t', &r);
+	out = unit_render('t', &r);
 	assert_null(strstr(out, "http"));
 	free(out);
-	out = render('j', &r);
+	out = unit_render('j', &r);
 	assert_null(strstr(out, "http"));
 	free(out);
-	out = render('p', &r);
+	out = unit_render('p', &r);
 	assert_null(strstr(out, "http"));
 	free(out);
 
 	r.health.http = true;
-	out = render('t', &r);
+	out = unit_render('t', &r);
 	assert_non_null(strstr(out, ", http rejected 0; no op lost\n"));
 	free(out);
 	r.health.http_rejected[HTTP_REJ_PER_ADDR] = 290;
 	r.health.http_rejected[HTTP_REJ_BAD_REQUEST] = 3;
-	out = render('t', &r);
+	out = unit_render('t', &r);
 	assert_non_null(strstr(out, ", http rejected 293 (per_ip_limit=290 bad_request=3); "
 			    "no op lost\n"));
 	free(out);
-	out = render('j', &r);
+	out = unit_render('j', &r);
 	assert_non_null(strstr(out, ",\"http_rejected_per_ip_limit\":290,"
 			    "\"http_rejected_connection_limit\":0,"
 			    "\"http_rejected_request_timeout\":0,"
@@ -487,7 +465,7 @@ static void shown_in_every_output(void **state)
 			    "\"http_rejected_bad_request\":3,"
 			    "\"http_rejected_evicted\":0,\"keys_hists\":"));
 	free(out);
-	out = render('p', &r);
+	out = unit_render('p', &r);
 	assert_non_null(strstr(out, "# TYPE osdhist_http_rejected_total counter\n"
 			    "osdhist_http_rejected_total{reason=\"per_ip_limit\"} 290\n"
 			    "osdhist_http_rejected_total{reason=\"connection_limit\"} 0\n"

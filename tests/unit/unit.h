@@ -20,3 +20,9 @@ int run_verify_tests(void);
 int run_asok_tests(void);
 int run_optypes_tests(void);
 int run_inflight_tests(void);
+int run_report_tests(void);
+
+struct report;
+/* r as render_text ('t'), render_json ('j') or render_prom (any other,
+ * default buckets) prints it; the caller frees it. */
+char *unit_render(int kind, const struct report *r);

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef OSDHIST_SNAPSHOT_H
+#define OSDHIST_SNAPSHOT_H
+
+#include <linux/types.h>
+
+#include "osdhist.h"
+#include "report.h"
+
+/*
+ * What snapshot.c keeps from one snapshot to the next: the cumulative
+ * series and op-code counters, the report's delta arrays, and the figures
+ * only it counts.  Only snapshot.c writes these fields; the tracer calls
+ * tracer_snapshot() (tracer.h).
+ */
+
+/* Cumulative numbers for one (osd, pool, class, op type, phase): a class
+ * series has optype OPTYPE_ALL, an op-type series pool -1. */
+struct series_acc {
+	int osd;
+	__s64 pool;
+	__u8 cls, optype, phase;
+	struct hist retired;	/* from processes that have exited */
+	struct hist live;	/* from running processes, this snapshot */
+	struct hist prev;	/* retired + live at the previous snapshot */
+};
+
+/* Cumulative op-code counters of one OSD. */
+struct opc_acc {
+	int osd;
+	struct op_counts retired, live, prev;
+};
+
+struct snapshots {
+	struct series_acc *series;
+	int nseries, series_cap;
+	struct series_delta *deltas;	/* series_cap: the report's series */
+	struct opc_acc *opc;
+	int nopc, opc_cap;
+	struct opcode_delta *opd;	/* opc_cap * NR_OPCODES */
+	int ncpus;		/* possible CPUs: values per key of a per-CPU map */
+	__u64 unknown_ops;	/* ops of exited processes never identified */
+};
+
+/* Counts the possible CPUs; 0, or -1 after one line on stderr. */
+int snapshots_init(struct snapshots *s);
+void snapshots_free(struct snapshots *s);
+
+#endif

@@ -1,0 +1,87 @@
+#!/bin/bash
+# The include graph of loader/ points one way (issue 24): a file includes
+# files of its own layer or of lower ones, never of a higher one; only
+# main.c and cli.c include cli.h; only tracer.c includes the BPF skeleton;
+# loader/ceph/, the trust boundary, includes only itself and maps/.
+# Every file has a rank below, by its name, wherever under loader/ it lives
+# (loader/ceph/procs.c is procs): a new file fails this test until it is
+# ranked, and so does an include of a file the table does not know.
+# No root, no cluster: tests/run-all.sh runs it after the unit tests.
+#   tests/test_layers.sh [DIR]   checks DIR instead of this tree's loader/
+. "$(dirname "$0")/lib.sh"
+
+DIR=${1:-$LIB_ROOT/loader}
+
+# Top to bottom.  Same-layer includes are fine.
+declare -A rank=(
+	# 6 the program: options, modes (--list, --inspect), the loop
+	[main]=6 [cli]=6 [list]=6
+	# 5 outputs: they render the report model, and read the verify and
+	# sampler types it points to
+	[render_text]=5 [render_json]=5 [prom]=5 [export]=5 [http]=5
+	# 4 the tracer core; trace_config is main's gift to it, bpf_handles
+	# what tracer.c lends the rest of the skeleton it owns
+	[tracer]=4 [trace_config]=4 [bpf_handles]=4 [osdhist.skel]=4
+	[discover]=4 [proctable]=4 [attach]=4 [binaries]=4 [inflight]=4
+	[sample]=4 [sampler]=4 [snapshot]=4 [verify]=4
+	# 3 the report model the core fills and the outputs render (with the
+	# self-check's lines, verify_report.h)
+	[report]=3 [stats]=3 [verify_report]=3
+	# 2 readers of an OSD's process and binary (the trust boundary), and
+	# of the kernel's features
+	[procs]=2 [binary]=2 [derive]=2 [symtrace]=2 [asok]=2 [asok_find]=2
+	[proot]=2 [cephfns]=2 [kfeatures]=2
+	# 1 base: pieces that include nothing of ours but maps/ (http_guard is
+	# a pure policy: it owns enum http_reject, which the report counts)
+	[escape]=1 [clock]=1 [testhooks]=1 [http_guard]=1 [version]=1
+	[osdhist]=1 [osdhist_ops]=1
+)
+
+key() { local b; b=$(basename "$1"); echo "${b%.[ch]}"; }
+
+files=() edges=0 unranked=0 up=0 cli=0 skel=0 out=0
+while IFS= read -r f; do files+=("$f"); done < <(find "$DIR" -name '*.[ch]' | sort)
+check "$DIR has sources" test ${#files[@]} -gt 0
+
+for f in "${files[@]}"; do
+	from=$(key "$f") rel=${f#"$DIR"/}
+	if [ -z "${rank[$from]:-}" ]; then
+		fail "$rel has no rank in $(basename "$0")"
+		unranked=$((unranked + 1))
+		continue
+	fi
+	while IFS= read -r inc; do
+		to=$(key "$inc")
+		edges=$((edges + 1))
+		if [ -z "${rank[$to]:-}" ]; then
+			fail "$rel includes \"$inc\", which has no rank in $(basename "$0")"
+			unranked=$((unranked + 1))
+			continue
+		fi
+		if [ "${rank[$to]}" -gt "${rank[$from]}" ]; then
+			fail "$rel (layer ${rank[$from]}) includes \"$inc\" (layer ${rank[$to]})"
+			up=$((up + 1))
+		fi
+		if [ "$to" = cli ] && [ "$from" != main ] && [ "$from" != cli ]; then
+			fail "$rel includes cli.h: only main.c and cli.c know the options"
+			cli=$((cli + 1))
+		fi
+		if [[ $rel == ceph/* ]] && [ ! -f "$DIR/ceph/$inc" ] &&
+		   [ "$to" != osdhist ] && [ "$to" != osdhist_ops ]; then
+			fail "$rel includes \"$inc\": loader/ceph/ includes only loader/ceph/ and maps/"
+			out=$((out + 1))
+		fi
+		if [ "$to" = osdhist.skel ] && [ "$(basename "$f")" != tracer.c ]; then
+			fail "$rel includes the BPF skeleton: only tracer.c owns it"
+			skel=$((skel + 1))
+		fi
+	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+done
+
+check_eq "every file and every include has a rank (${#files[@]} files, $edges includes)" "$unranked" 0
+check_eq "no include points to a higher layer" "$up" 0
+check_eq "only main.c and cli.c include cli.h" "$cli" 0
+check_eq "only tracer.c includes osdhist.skel.h" "$skel" 0
+check "loader/ceph/ holds the readers of a process" test -f "$DIR/ceph/procs.c" -a -f "$DIR/ceph/binary.c"
+check_eq "loader/ceph/ includes nothing from the rest of loader/" "$out" 0
+finish
