@@ -20,26 +20,65 @@
 #include "testhooks.h"
 #include "tracer.h"
 
-/* Room to note the keys of exited processes of a map this snapshot: as
- * many as the map can hold, so every one is retired at once.  Should there
- * be less room (out of memory; the test build's OSDHIST_TEST_DEAD_KEYS), a
- * dead key that finds none is read as live, neither retired nor deleted:
+/* Sets *p to n elements of elem bytes; out of memory, *p stays as it was. */
+static bool resize(void **p, size_t n, size_t elem)
+{
+	void *q = realloc(*p, n * elem);
+
+	if (q)
+		*p = q;
+	return q != NULL;
+}
+
+/*
+ * The keys of exited processes met in one map this snapshot: retired, then
+ * deleted once the whole map is read (deleting under get_next_key would
+ * restart the walk and read live keys twice).  The list grows as needed,
+ * up to `room`: as many keys as the map holds, so every dead key is retired
+ * at once.  A dead key that finds no room (out of memory; the test build's
+ * OSDHIST_TEST_DEAD_KEYS) is read as live, neither retired nor deleted:
  * the next snapshot retires it, and it is counted once either way (folded
  * into `retired` and then not deleted, it was counted again).  Its process
- * stays in the proc table until then, for its OSD id. */
-static size_t dead_room(void **buf, size_t *cap, const struct bpf_map *map, size_t elem)
+ * stays in the proc table until then, for its OSD id.
+ */
+struct dead_keys {
+	void *key;
+	size_t n, cap, room, size;
+};
+
+static void dead_init(struct dead_keys *d, const struct bpf_map *map, size_t size)
 {
-	size_t want = bpf_map__max_entries(map);
+	*d = (struct dead_keys){ .size = size,
+				 .room = testhook_dead_keys(bpf_map__max_entries(map)) };
+}
 
-	if (want > *cap) {
-		void *n = realloc(*buf, want * elem);
+/* Whether one more key fits: asked before the key is folded in. */
+static bool dead_room(struct dead_keys *d)
+{
+	size_t cap = d->cap ? 2 * d->cap : 64;
 
-		if (n) {
-			*buf = n;
-			*cap = want;
-		}
-	}
-	return testhook_dead_keys(*cap);
+	if (d->n >= d->room)
+		return false;
+	if (d->n < d->cap)
+		return true;
+	if (!resize(&d->key, cap, d->size))
+		return false;
+	d->cap = cap;
+	return true;
+}
+
+static void dead_add(struct dead_keys *d, const void *key)
+{
+	memcpy((char *)d->key + d->n++ * d->size, key, d->size);
+}
+
+/* Deletes the keys noted, even after an error: they are in `retired`. */
+static void dead_delete(struct dead_keys *d, int fd, __u64 *nkeys)
+{
+	for (size_t i = 0; i < d->n; i++)
+		bpf_map_delete_elem(fd, (char *)d->key + i * d->size);
+	*nkeys -= d->n;
+	free(d->key);
 }
 
 static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
@@ -55,14 +94,9 @@ static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
 	}
 	if (t->nseries == t->series_cap) {
 		int cap = t->series_cap ? 2 * t->series_cap : 16;
-		void *ns = realloc(t->series, cap * sizeof(*t->series));
-		void *nd = realloc(t->deltas, cap * sizeof(*t->deltas));
 
-		if (ns)
-			t->series = ns;
-		if (nd)
-			t->deltas = nd;
-		if (!ns || !nd)
+		if (!resize((void **)&t->series, cap, sizeof(*t->series)) ||
+		    !resize((void **)&t->deltas, cap, sizeof(*t->deltas)))
 			return NULL;
 		t->series_cap = cap;
 	}
@@ -115,13 +149,12 @@ static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
 			 __u64 *nkeys, size_t *deferred)
 {
 	int fd = bpf_map__fd(map);
-	static struct hist_key *dead;
-	static size_t dead_cap;
-	size_t room = dead_room((void **)&dead, &dead_cap, map, sizeof(*dead));
 	static struct hist_pair val;
 	struct hist_key key, next, *prev = NULL;
-	size_t ndead = 0;
-	int err;
+	struct dead_keys dead;
+	int err = 0;
+
+	dead_init(&dead, map, sizeof(key));
 
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		bool alive;
@@ -138,25 +171,22 @@ static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
 				val.h[p].count += val.h[p].buckets[b];
 		}
 		osd = osd_of_key(t, key.tgid, &alive);
-		if (!alive && ndead >= room) {	/* no room: retired next time */
+		if (!alive && !dead_room(&dead)) {	/* retired next time */
 			alive = true;
 			(*deferred)++;
 		}
 		if (osd == OSD_UNKNOWN && !alive && phase0 == PHASE_TOTAL &&
 		    (key.optype == OPTYPE_ALL || !t->opt->pool))
 			t->unknown_ops += val.h[0].count;
-		for (int p = 0; p < 2; p++) {
+		for (int p = 0; p < 2 && !err; p++)
 			err = fold(t, &key, osd, phase0 + p, &val.h[p], alive);
-			if (err)
-				return err;
-		}
+		if (err)
+			break;
 		if (!alive)
-			dead[ndead++] = key;
+			dead_add(&dead, &key);
 	}
-	for (size_t i = 0; i < ndead; i++)
-		bpf_map_delete_elem(fd, &dead[i]);
-	*nkeys -= ndead;
-	return 0;
+	dead_delete(&dead, fd, nkeys);
+	return err;
 }
 
 static int read_hists(struct tracer *t, __u64 nkeys[NR_KEYMAPS], size_t *deferred)
@@ -179,14 +209,9 @@ static struct opc_acc *opc_of(struct tracer *t, int osd)
 			return &t->opc[i];
 	if (t->nopc == t->opc_cap) {
 		int cap = t->opc_cap ? 2 * t->opc_cap : 4;
-		void *n = realloc(t->opc, cap * sizeof(*t->opc));
-		void *d = realloc(t->opd, cap * NR_OPCODES * sizeof(*t->opd));
 
-		if (n)
-			t->opc = n;
-		if (d)
-			t->opd = d;
-		if (!n || !d)
+		if (!resize((void **)&t->opc, cap, sizeof(*t->opc)) ||
+		    !resize((void **)&t->opd, cap * NR_OPCODES, sizeof(*t->opd)))
 			return NULL;
 		t->opc_cap = cap;
 	}
@@ -208,13 +233,12 @@ static void opc_add(struct op_counts *dst, const struct op_counts *src)
 static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 {
 	int fd = bpf_map__fd(t->skel->maps.opcounts);
-	static __u32 *dead;
-	static size_t dead_cap;
-	size_t room = dead_room((void **)&dead, &dead_cap, t->skel->maps.opcounts,
-				sizeof(*dead));
 	__u32 key, next, *prev = NULL;
 	static struct op_counts val;
-	size_t ndead = 0;
+	struct dead_keys dead;
+	int err = 0;
+
+	dead_init(&dead, t->skel->maps.opcounts, sizeof(key));
 
 	for (int i = 0; i < t->nopc; i++)
 		memset(&t->opc[i].live, 0, sizeof(t->opc[i].live));
@@ -229,21 +253,21 @@ static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 			continue;
 		(*nkeys)++;
 		osd = osd_of_key(t, key, &alive);
-		if (!alive && ndead >= room) {	/* no room: retired next time */
+		if (!alive && !dead_room(&dead)) {	/* retired next time */
 			alive = true;
 			(*deferred)++;
 		}
 		a = opc_of(t, osd);
-		if (!a)
-			return -ENOMEM;
+		if (!a) {
+			err = -ENOMEM;
+			break;
+		}
 		opc_add(alive ? &a->live : &a->retired, &val);
 		if (!alive)
-			dead[ndead++] = key;
+			dead_add(&dead, &key);
 	}
-	for (size_t i = 0; i < ndead; i++)
-		bpf_map_delete_elem(fd, &dead[i]);
-	*nkeys -= ndead;
-	return 0;
+	dead_delete(&dead, fd, nkeys);
+	return err;
 }
 
 /* Per OSD, the op codes seen since osdhist started, in table order. */
