@@ -18,6 +18,10 @@ CFLAGS   ?= -O2 -g
 BASE_CFLAGS := $(CFLAGS)
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
 CPPFLAGS += -Ibuild -Imaps -Iloader
+# Each object's headers, as the compiler saw them, go to a .d file beside
+# it (included at the end): a header change rebuilds only what includes it.
+# -MP: a header deleted since is no error.
+DEPFLAGS := -MMD -MP
 LDFLAGS  ?=
 
 # Libraries, one line each: "pkg-config name:Debian package".  The link
@@ -91,15 +95,17 @@ $(OUT)/vmlinux.h: | $(OUT) build-deps
 		"then copy ./osdhist" >&2; exit 1; }
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 
-$(OUT)/osdhist.bpf.o: bpf/osdhist.bpf.c $(wildcard maps/*.h) $(OUT)/vmlinux.h
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+# Generated headers are order-only prerequisites: they must exist before
+# the first compile, and after it the .d files say who includes them.
+$(OUT)/osdhist.bpf.o: bpf/osdhist.bpf.c | $(OUT)/vmlinux.h
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror $(DEPFLAGS) \
 		$(BPF_CFLAGS) -Ibuild -Imaps -c $< -o $@
 
 $(OUT)/osdhist.skel.h: $(OUT)/osdhist.bpf.o
 	$(BPFTOOL) gen skeleton $< name osdhist_bpf > $@.tmp && mv $@.tmp $@
 
-$(OUT)/%.o: loader/%.c $(wildcard loader/*.h) $(wildcard maps/*.h) $(OUT)/osdhist.skel.h | build-deps
-	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) -c $< -o $@
+$(OUT)/%.o: loader/%.c | $(OUT)/osdhist.skel.h build-deps
+	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 osdhist: $(OUT)/main.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
@@ -109,9 +115,9 @@ osdhist: $(OUT)/main.o $(LIB_OBJS)
 # binary; ./osdhist never honours them.
 TH_OBJS := $(LOADER_SRCS:loader/%.c=$(OUT)/th/%.o)
 
-$(OUT)/th/%.o: loader/%.c $(wildcard loader/*.h) maps/osdhist.h $(OUT)/osdhist.skel.h | build-deps
+$(OUT)/th/%.o: loader/%.c | $(OUT)/osdhist.skel.h build-deps
 	@mkdir -p $(OUT)/th
-	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) -DOSDHIST_TEST_HOOKS -c $< -o $@
+	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $(DEPFLAGS) -DOSDHIST_TEST_HOOKS -c $< -o $@
 
 $(OUT)/osdhist-testhooks: $(TH_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
@@ -205,9 +211,9 @@ $(MHD_LIB): $(MHD_DIR)/src/configure
 		fi; \
 	fi
 
-$(OUT)/static/%.o: loader/%.c $(wildcard loader/*.h) $(wildcard maps/*.h) $(OUT)/osdhist.skel.h $(MHD_LIB)
+$(OUT)/static/%.o: loader/%.c $(MHD_LIB) | $(OUT)/osdhist.skel.h
 	@mkdir -p $(OUT)/static
-	$(CC) $(CPPFLAGS) $(ST_CFLAGS) $(CFLAGS) -fPIE -c $< -o $@
+	$(CC) $(CPPFLAGS) $(ST_CFLAGS) $(CFLAGS) $(DEPFLAGS) -fPIE -c $< -o $@
 
 # glibc warns that getaddrinfo in a static binary needs its NSS modules at
 # run time: files and dns are built into the static libc; only an
@@ -335,3 +341,5 @@ install: $(INSTALL_BIN)
 
 clean:
 	rm -rf $(OUT) osdhist
+
+-include $(wildcard $(OUT)/*.d $(OUT)/th/*.d $(OUT)/static/*.d)
