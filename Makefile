@@ -266,7 +266,7 @@ $(OUT)/fuzz_binary_cov: $(FUZZ_SRCS) $(FUZZ_HDRS) | $(OUT)
 # with only the files it needs, in the same ASan+UBSan build as fuzz_binary
 # (tests/integration/test_fuzz_text.sh runs them).
 FUZZ_TEXT        = fuzz_conf fuzz_cmdline fuzz_perf
-FUZZ_conf_SRCS    = loader/asok_find.c $(wildcard loader/proot.c)
+FUZZ_conf_SRCS    = loader/asok_find.c loader/procs.c $(wildcard loader/proot.c)
 FUZZ_cmdline_SRCS = loader/procs.c loader/asok_find.c $(wildcard loader/proot.c)
 FUZZ_perf_SRCS    = loader/asok.c
 FUZZ_perf_LIBS    = $(shell pkg-config --libs json-c || echo -ljson-c)
