@@ -122,7 +122,8 @@ $(OUT)/th/%.o: loader/%.c | $(OUT)/osdhist.skel.h build-deps
 $(OUT)/osdhist-testhooks: $(TH_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(OUT)/unit_tests: $(UNIT_SRCS) $(LIB_OBJS)
+# one compile of every test file: its headers listed, not in .d files
+$(OUT)/unit_tests: $(UNIT_SRCS) $(wildcard tests/unit/*.h) $(LIB_OBJS)
 	@$(PKG_CONFIG) --exists cmocka || { echo "make: the unit tests need" \
 		"libcmocka-dev (apt-get install libcmocka-dev)" >&2; exit 1; }
 	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit $(UNIT_SRCS) $(LIB_OBJS) \
