@@ -15,6 +15,7 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "osdhist.skel.h"
+#include "deadkeys.h"
 #include "procs.h"
 #include "stats.h"
 #include "testhooks.h"
@@ -30,55 +31,22 @@ static bool resize(void **p, size_t n, size_t elem)
 	return q != NULL;
 }
 
-/*
- * The keys of exited processes met in one map this snapshot: retired, then
- * deleted once the whole map is read (deleting under get_next_key would
- * restart the walk and read live keys twice).  The list grows as needed,
- * up to `room`: as many keys as the map holds, so every dead key is retired
- * at once.  A dead key that finds no room (out of memory; the test build's
- * OSDHIST_TEST_DEAD_KEYS) is read as live, neither retired nor deleted:
- * the next snapshot retires it, and it is counted once either way (folded
- * into `retired` and then not deleted, it was counted again).  Its process
- * stays in the proc table until then, for its OSD id.
- */
-struct dead_keys {
-	void *key;
-	size_t n, cap, room, size;
-};
-
+/* The keys noted, deleted even after an error: they are in `retired`.
+ * Room for as many as the map holds (deadkeys.h): a dead key that finds
+ * none is read as live, neither retired nor deleted, and the next snapshot
+ * retires it; its process stays in the proc table until then, for its OSD
+ * id. */
 static void dead_init(struct dead_keys *d, const struct bpf_map *map, size_t size)
 {
-	*d = (struct dead_keys){ .size = size,
-				 .room = testhook_dead_keys(bpf_map__max_entries(map)) };
+	dead_keys_init(d, size, testhook_dead_keys(bpf_map__max_entries(map)));
 }
 
-/* Whether one more key fits: asked before the key is folded in. */
-static bool dead_room(struct dead_keys *d)
-{
-	size_t cap = d->cap ? 2 * d->cap : 64;
-
-	if (d->n >= d->room)
-		return false;
-	if (d->n < d->cap)
-		return true;
-	if (!resize(&d->key, cap, d->size))
-		return false;
-	d->cap = cap;
-	return true;
-}
-
-static void dead_add(struct dead_keys *d, const void *key)
-{
-	memcpy((char *)d->key + d->n++ * d->size, key, d->size);
-}
-
-/* Deletes the keys noted, even after an error: they are in `retired`. */
 static void dead_delete(struct dead_keys *d, int fd, __u64 *nkeys)
 {
 	for (size_t i = 0; i < d->n; i++)
-		bpf_map_delete_elem(fd, (char *)d->key + i * d->size);
+		bpf_map_delete_elem(fd, dead_keys_at(d, i));
 	*nkeys -= d->n;
-	free(d->key);
+	dead_keys_free(d);
 }
 
 static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
@@ -171,7 +139,7 @@ static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
 				val.h[p].count += val.h[p].buckets[b];
 		}
 		osd = osd_of_key(t, key.tgid, &alive);
-		if (!alive && !dead_room(&dead)) {	/* retired next time */
+		if (!alive && !dead_keys_room(&dead)) {	/* retired next time */
 			alive = true;
 			(*deferred)++;
 		}
@@ -183,7 +151,7 @@ static int read_hist_map(struct tracer *t, struct bpf_map *map, __u8 phase0,
 		if (err)
 			break;
 		if (!alive)
-			dead_add(&dead, &key);
+			dead_keys_add(&dead, &key);
 	}
 	dead_delete(&dead, fd, nkeys);
 	return err;
@@ -253,7 +221,7 @@ static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 			continue;
 		(*nkeys)++;
 		osd = osd_of_key(t, key, &alive);
-		if (!alive && !dead_room(&dead)) {	/* retired next time */
+		if (!alive && !dead_keys_room(&dead)) {	/* retired next time */
 			alive = true;
 			(*deferred)++;
 		}
@@ -264,7 +232,7 @@ static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 		}
 		opc_add(alive ? &a->live : &a->retired, &val);
 		if (!alive)
-			dead_add(&dead, &key);
+			dead_keys_add(&dead, &key);
 	}
 	dead_delete(&dead, fd, nkeys);
 	return err;

@@ -20,5 +20,6 @@ int main(void)
 	failed += run_asok_tests();
 	failed += run_optypes_tests();
 	failed += run_inflight_tests();
+	failed += run_deadkeys_tests();
 	return failed ? 1 : 0;
 }

@@ -20,3 +20,4 @@ int run_verify_tests(void);
 int run_asok_tests(void);
 int run_optypes_tests(void);
 int run_inflight_tests(void);
+int run_deadkeys_tests(void);
