@@ -18,6 +18,10 @@ CFLAGS   ?= -O2 -g
 BASE_CFLAGS := $(CFLAGS)
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
 CPPFLAGS += -Ibuild -Imaps -Iloader
+# Each object's headers, as the compiler saw them, go to a .d file beside
+# it (included at the end): a header change rebuilds only what includes it.
+# -MP: a header deleted since is no error.
+DEPFLAGS := -MMD -MP
 LDFLAGS  ?=
 
 # Libraries, one line each: "pkg-config name:Debian package".  The link
@@ -92,16 +96,18 @@ $(OUT)/vmlinux.h: | $(OUT) build-deps
 		"then copy ./osdhist" >&2; exit 1; }
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 
-$(OUT)/osdhist.bpf.o: bpf/osdhist.bpf.c $(wildcard maps/*.h) $(OUT)/vmlinux.h
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+# Generated headers are order-only prerequisites: they must exist before
+# the first compile, and after it the .d files say who includes them.
+$(OUT)/osdhist.bpf.o: bpf/osdhist.bpf.c | $(OUT)/vmlinux.h
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror $(DEPFLAGS) \
 		$(BPF_CFLAGS) -Ibuild -Imaps -c $< -o $@
 
 $(OUT)/osdhist.skel.h: $(OUT)/osdhist.bpf.o
 	$(BPFTOOL) gen skeleton $< name osdhist_bpf > $@.tmp && mv $@.tmp $@
 
-$(OUT)/%.o: loader/%.c $(LOADER_HDRS) $(wildcard maps/*.h) $(OUT)/osdhist.skel.h | build-deps
+$(OUT)/%.o: loader/%.c | $(OUT)/osdhist.skel.h build-deps
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 osdhist: $(OUT)/main.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
@@ -111,14 +117,15 @@ osdhist: $(OUT)/main.o $(LIB_OBJS)
 # binary; ./osdhist never honours them.
 TH_OBJS := $(LOADER_SRCS:loader/%.c=$(OUT)/th/%.o)
 
-$(OUT)/th/%.o: loader/%.c $(LOADER_HDRS) maps/osdhist.h $(OUT)/osdhist.skel.h | build-deps
+$(OUT)/th/%.o: loader/%.c | $(OUT)/osdhist.skel.h build-deps
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) -DOSDHIST_TEST_HOOKS -c $< -o $@
+	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $(DEPFLAGS) -DOSDHIST_TEST_HOOKS -c $< -o $@
 
 $(OUT)/osdhist-testhooks: $(TH_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(OUT)/unit_tests: $(UNIT_SRCS) $(LIB_OBJS)
+# one compile of every test file: its headers listed, not in .d files
+$(OUT)/unit_tests: $(UNIT_SRCS) $(wildcard tests/unit/*.h) $(LIB_OBJS)
 	@$(PKG_CONFIG) --exists cmocka || { echo "make: the unit tests need" \
 		"libcmocka-dev (apt-get install libcmocka-dev)" >&2; exit 1; }
 	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit $(UNIT_SRCS) $(LIB_OBJS) \
@@ -207,9 +214,9 @@ $(MHD_LIB): $(MHD_DIR)/src/configure
 		fi; \
 	fi
 
-$(OUT)/static/%.o: loader/%.c $(LOADER_HDRS) $(wildcard maps/*.h) $(OUT)/osdhist.skel.h $(MHD_LIB)
+$(OUT)/static/%.o: loader/%.c $(MHD_LIB) | $(OUT)/osdhist.skel.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ST_CFLAGS) $(CFLAGS) -fPIE -c $< -o $@
+	$(CC) $(CPPFLAGS) $(ST_CFLAGS) $(CFLAGS) $(DEPFLAGS) -fPIE -c $< -o $@
 
 # glibc warns that getaddrinfo in a static binary needs its NSS modules at
 # run time: files and dns are built into the static libc; only an
@@ -262,7 +269,7 @@ $(OUT)/fuzz_binary_cov: $(FUZZ_SRCS) $(FUZZ_HDRS) | $(OUT)
 # with only the files it needs, in the same ASan+UBSan build as fuzz_binary
 # (tests/integration/test_fuzz_text.sh runs them).
 FUZZ_TEXT        = fuzz_conf fuzz_cmdline fuzz_perf
-FUZZ_conf_SRCS    = loader/ceph/asok_find.c loader/ceph/proot.c
+FUZZ_conf_SRCS    = loader/ceph/asok_find.c loader/ceph/procs.c loader/ceph/proot.c
 FUZZ_cmdline_SRCS = loader/ceph/procs.c loader/ceph/asok_find.c loader/ceph/proot.c
 FUZZ_perf_SRCS    = loader/ceph/asok.c
 FUZZ_perf_LIBS    = $(shell pkg-config --libs json-c || echo -ljson-c)
@@ -337,3 +344,6 @@ install: $(INSTALL_BIN)
 
 clean:
 	rm -rf $(OUT) osdhist
+
+-include $(wildcard $(OUT)/*.d $(OUT)/th/*.d $(OUT)/static/*.d $(OUT)/ceph/*.d \
+	$(OUT)/th/ceph/*.d $(OUT)/static/ceph/*.d)

@@ -36,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <sys/eventfd.h>
@@ -44,6 +43,7 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
+#include "clock.h"
 #include "http.h"
 #include "http_guard.h"
 #include "prom.h"
@@ -61,14 +61,6 @@ static int wake_fd = -1;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *body;		/* the last exposition, NULL before the first */
 static size_t body_len;
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 int http_parse_listen(const char *arg, char *host, size_t hostlen, unsigned *port)
 {
@@ -169,7 +161,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	(void)cls; (void)version; (void)upload;
 	if (!*con_cls) {		/* headers only so far */
 		if ((gc = conn_of(c)))
-			guard_request(gc, now_s());
+			guard_request(gc, mono_now());
 		if (strcmp(url, "/metrics"))
 			return refuse(c, MHD_HTTP_NOT_FOUND,
 				      "osdhist serves /metrics only\n", NULL);
@@ -219,7 +211,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 static enum MHD_Result on_accept(void *cls, const struct sockaddr *sa, socklen_t len)
 {
 	struct guard_conn *evict;
-	bool ok = guard_admit(&guard, sa, len, now_s(), &evict);
+	bool ok = guard_admit(&guard, sa, len, mono_now(), &evict);
 
 	(void)cls;
 	if (evict)
@@ -261,7 +253,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
 		return;
 	}
 	guard_open(&guard, gc, peer ? peer->client_addr : NULL,
-		   addr_len(peer ? peer->client_addr : NULL), fd->connect_fd, now_s());
+		   addr_len(peer ? peer->client_addr : NULL), fd->connect_fd, mono_now());
 	*ctx = gc;
 }
 
@@ -273,7 +265,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 	(void)cls; (void)con_cls;
 	if (gc)
-		guard_completed(&guard, gc, now_s(),
+		guard_completed(&guard, gc, mono_now(),
 				why == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED);
 }
 
@@ -288,7 +280,7 @@ static int wait_ms(void)
 	if (MHD_get_timeout(daemon_, &mhd) == MHD_YES)
 		ms = mhd > INT_MAX ? INT_MAX : (long long)mhd;
 	if (next > 0) {
-		double d = ceil((next - now_s()) * 1000);
+		double d = ceil((next - mono_now()) * 1000);
 		long long g = d < 0 ? 0 : d > INT_MAX ? INT_MAX : (long long)d;
 
 		if (ms < 0 || g < ms)
@@ -313,7 +305,7 @@ static void *serve(void *arg)
 		if (p[1].revents)
 			break;		/* http_stop() */
 		MHD_run(daemon_);
-		while ((gc = guard_expired(&guard, now_s())))
+		while ((gc = guard_expired(&guard, mono_now())))
 			shutdown(gc->fd, SHUT_RDWR);
 	}
 	return NULL;

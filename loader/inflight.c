@@ -12,11 +12,11 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "bpf_handles.h"
+#include "deadkeys.h"
 #include "inflight.h"
 #include "ceph/procs.h"
 #include "tracer.h"
 
-#define DEAD_KEYS_MAX 4096
 #define ALIVE_CACHE 64
 
 /* procs_alive() reads /proc: once per process and scan, not per mark. */
@@ -95,30 +95,34 @@ __u64 marks_drop(struct mark_set *sets)
 
 /* Entries of the LRU map; those of processes that exited are removed (a
  * done mark's op was recorded; an entry made at enqueue_op and not done is
- * an op lost with its OSD). */
+ * an op lost with its OSD).  One that finds no room in the list is counted
+ * as in flight and removed at a later scan. */
 static __u64 scan_lru(struct tracer *t, struct alive_cache *c)
 {
 	int fd = t->bpf.inflight.fd;
-	static struct op_key dead[DEAD_KEYS_MAX];
 	struct op_key key;
+	struct dead_keys dead;
 	__u64 n = 0;
-	int ndead = 0;
 
+	dead_keys_init(&dead, sizeof(key), t->bpf.inflight.max_entries);
 	map_for_each_key(fd, key) {
 		n++;
-		if (!alive(c, key.tgid) && ndead < DEAD_KEYS_MAX)
-			dead[ndead++] = key;
+		if (!alive(c, key.tgid) && dead_keys_room(&dead))
+			dead_keys_add(&dead, &key);
 	}
-	for (int i = 0; i < ndead; i++) {
+	for (size_t i = 0; i < dead.n; i++) {
+		const struct op_key *k = dead_keys_at(&dead, i);
 		struct op_state st;
-		bool running = bpf_map_lookup_elem(fd, &dead[i], &st) == 0 && !st.done;
+		bool running = bpf_map_lookup_elem(fd, k, &st) == 0 && !st.done;
 
-		if (bpf_map_delete_elem(fd, &dead[i]) == 0) {
+		if (bpf_map_delete_elem(fd, k) == 0) {
 			t->inf.reaped++;
 			t->inf.reaped_lost += running;
 		}
 	}
-	return n - ndead;
+	n -= dead.n;
+	dead_keys_free(&dead);
+	return n;
 }
 
 __u64 tracer_scan_inflight(struct tracer *t, __u64 *capacity)

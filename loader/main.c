@@ -75,18 +75,26 @@ static void wait_until(double t, struct pollfd *p, int n)
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 }
 
-/* The -p target must exist and be a ceph-osd before anything loads. */
+/* The -p target must exist and be a ceph-osd before anything loads; each
+ * way it is not gets one line with the cause and what to do. */
 static int check_pid(pid_t pid)
 {
+	static const char pick[] = "give the pid of a running ceph-osd "
+				   "(pgrep -x ceph-osd), or no -p to trace every one";
 	struct osd_proc p;
 	int err = procs_inspect("/proc", pid, &p);
 
 	if (err == -ENOENT)
-		fprintf(stderr, "osdhist: no process with pid %d (-p)\n", pid);
+		fprintf(stderr, "osdhist: no process with pid %d (-p); %s\n", pid, pick);
 	else if (err == -EINVAL)
-		fprintf(stderr, "osdhist: pid %d is not a ceph-osd process (-p)\n", pid);
+		fprintf(stderr, "osdhist: pid %d is not a ceph-osd process (-p); %s\n",
+			pid, pick);
+	else if (err == -EACCES || err == -EPERM)
+		fprintf(stderr, "osdhist: cannot inspect pid %d (-p): %s; run osdhist "
+			"as root\n", pid, strerror(-err));
 	else if (err)
-		fprintf(stderr, "osdhist: cannot inspect pid %d: %s\n", pid, strerror(-err));
+		fprintf(stderr, "osdhist: cannot inspect pid %d (-p): %s\n", pid,
+			strerror(-err));
 	return err ? -1 : 0;
 }
 

@@ -249,18 +249,25 @@ static void print_verify(FILE *f, const struct report *r)
 			fprintf(f, " (%s)\n", ESC(v->reason));
 			continue;
 		}
-		fprintf(f, " against perf dump, %llu checks:",
-			(unsigned long long)v->checks);
+		/* What was compared: osdhist's count against the range Ceph's
+		 * counter can have counted meanwhile, widened by the slack; a
+		 * single number when the range is one.  (One number alone,
+		 * "write 15598/op_w 15599", read as a contradiction.) */
+		fprintf(f, " against perf dump, %llu checks, bound Ceph's range +-%d:",
+			(unsigned long long)v->checks, VERIFY_SLACK);
 		for (int k = 0; k < NR_VC; k++) {
 			const struct verify_class_report *c = &v->cls[k];
 
 			if (!c->compared)
 				continue;
-			fprintf(f, " %s %llu/%s %lld", class_name[verify_op_class[k]],
+			fprintf(f, " %s %llu (%s %lld", class_name[verify_op_class[k]],
 				(unsigned long long)c->j.ours, verify_counter[k],
-				(long long)c->j.ceph_hi);
+				(long long)c->j.ceph_lo);
+			if (c->j.ceph_hi != c->j.ceph_lo)
+				fprintf(f, "..%lld", (long long)c->j.ceph_hi);
 			if (c->j.excess)
-				fprintf(f, " (%+lld outside)", (long long)c->j.excess);
+				fprintf(f, "; %+lld outside the bound", (long long)c->j.excess);
+			fprintf(f, ")");
 		}
 		fprintf(f, "\n");
 	}

@@ -17,32 +17,39 @@
 #include "osdhist.h"
 #include "bpf_handles.h"
 #include "ceph/procs.h"
+#include "deadkeys.h"
 #include "inflight.h"
 #include "snapshot.h"
 #include "stats.h"
 #include "testhooks.h"
 #include "tracer.h"
 
-/* Room to note the keys of exited processes of a map this snapshot: as
- * many as the map can hold, so every one is retired at once.  Should there
- * be less room (out of memory; the test build's OSDHIST_TEST_DEAD_KEYS), a
- * dead key that finds none is read as live, neither retired nor deleted:
- * the next snapshot retires it, and it is counted once either way (folded
- * into `retired` and then not deleted, it was counted again).  Its process
- * stays in the proc table until then, for its OSD id. */
-static size_t dead_room(void **buf, size_t *cap, const struct bpf_mapref *map, size_t elem)
+/* Sets *p to n elements of elem bytes; out of memory, *p stays as it was. */
+static bool resize(void **p, size_t n, size_t elem)
 {
-	size_t want = map->max_entries;
+	void *q = realloc(*p, n * elem);
 
-	if (want > *cap) {
-		void *n = realloc(*buf, want * elem);
+	if (q)
+		*p = q;
+	return q != NULL;
+}
 
-		if (n) {
-			*buf = n;
-			*cap = want;
-		}
-	}
-	return testhook_dead_keys(*cap);
+/* The keys noted, deleted even after an error: they are in `retired`.
+ * Room for as many as the map holds (deadkeys.h): a dead key that finds
+ * none is read as live, neither retired nor deleted, and the next snapshot
+ * retires it; its process stays in the proc table until then, for its OSD
+ * id. */
+static void dead_init(struct dead_keys *d, const struct bpf_mapref *map, size_t size)
+{
+	dead_keys_init(d, size, testhook_dead_keys(map->max_entries));
+}
+
+static void dead_delete(struct dead_keys *d, int fd, __u64 *nkeys)
+{
+	for (size_t i = 0; i < d->n; i++)
+		bpf_map_delete_elem(fd, dead_keys_at(d, i));
+	*nkeys -= d->n;
+	dead_keys_free(d);
 }
 
 static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
@@ -58,14 +65,9 @@ static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
 	}
 	if (t->snap.nseries == t->snap.series_cap) {
 		int cap = t->snap.series_cap ? 2 * t->snap.series_cap : 16;
-		void *ns = realloc(t->snap.series, cap * sizeof(*t->snap.series));
-		void *nd = realloc(t->snap.deltas, cap * sizeof(*t->snap.deltas));
 
-		if (ns)
-			t->snap.series = ns;
-		if (nd)
-			t->snap.deltas = nd;
-		if (!ns || !nd)
+		if (!resize((void **)&t->snap.series, cap, sizeof(*t->snap.series)) ||
+		    !resize((void **)&t->snap.deltas, cap, sizeof(*t->snap.deltas)))
 			return NULL;
 		t->snap.series_cap = cap;
 	}
@@ -118,13 +120,12 @@ static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 ph
 			 __u64 *nkeys, size_t *deferred)
 {
 	int fd = map->fd;
-	static struct hist_key *dead;
-	static size_t dead_cap;
-	size_t room = dead_room((void **)&dead, &dead_cap, map, sizeof(*dead));
 	static struct hist_pair val;
 	struct hist_key key;
-	size_t ndead = 0;
-	int err;
+	struct dead_keys dead;
+	int err = 0;
+
+	dead_init(&dead, map, sizeof(key));
 
 	map_for_each_key(fd, key) {
 		bool alive;
@@ -139,25 +140,22 @@ static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 ph
 				val.h[p].count += val.h[p].buckets[b];
 		}
 		osd = osd_of_key(t, key.tgid, &alive);
-		if (!alive && ndead >= room) {	/* no room: retired next time */
+		if (!alive && !dead_keys_room(&dead)) {	/* retired next time */
 			alive = true;
 			(*deferred)++;
 		}
 		if (osd == OSD_UNKNOWN && !alive && phase0 == PHASE_TOTAL &&
 		    (key.optype == OPTYPE_ALL || !t->opt->pool))
 			t->snap.unknown_ops += val.h[0].count;
-		for (int p = 0; p < 2; p++) {
+		for (int p = 0; p < 2 && !err; p++)
 			err = fold(t, &key, osd, phase0 + p, &val.h[p], alive);
-			if (err)
-				return err;
-		}
+		if (err)
+			break;
 		if (!alive)
-			dead[ndead++] = key;
+			dead_keys_add(&dead, &key);
 	}
-	for (size_t i = 0; i < ndead; i++)
-		bpf_map_delete_elem(fd, &dead[i]);
-	*nkeys -= ndead;
-	return 0;
+	dead_delete(&dead, fd, nkeys);
+	return err;
 }
 
 static int read_hists(struct tracer *t, __u64 nkeys[NR_KEYMAPS], size_t *deferred)
@@ -180,14 +178,9 @@ static struct opc_acc *opc_of(struct tracer *t, int osd)
 			return &t->snap.opc[i];
 	if (t->snap.nopc == t->snap.opc_cap) {
 		int cap = t->snap.opc_cap ? 2 * t->snap.opc_cap : 4;
-		void *n = realloc(t->snap.opc, cap * sizeof(*t->snap.opc));
-		void *d = realloc(t->snap.opd, cap * NR_OPCODES * sizeof(*t->snap.opd));
 
-		if (n)
-			t->snap.opc = n;
-		if (d)
-			t->snap.opd = d;
-		if (!n || !d)
+		if (!resize((void **)&t->snap.opc, cap, sizeof(*t->snap.opc)) ||
+		    !resize((void **)&t->snap.opd, cap * NR_OPCODES, sizeof(*t->snap.opd)))
 			return NULL;
 		t->snap.opc_cap = cap;
 	}
@@ -209,13 +202,12 @@ static void opc_add(struct op_counts *dst, const struct op_counts *src)
 static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 {
 	int fd = t->bpf.opcounts.fd;
-	static __u32 *dead;
-	static size_t dead_cap;
-	size_t room = dead_room((void **)&dead, &dead_cap, &t->bpf.opcounts,
-				sizeof(*dead));
 	__u32 key;
 	static struct op_counts val;
-	size_t ndead = 0;
+	struct dead_keys dead;
+	int err = 0;
+
+	dead_init(&dead, &t->bpf.opcounts, sizeof(key));
 
 	for (int i = 0; i < t->snap.nopc; i++)
 		memset(&t->snap.opc[i].live, 0, sizeof(t->snap.opc[i].live));
@@ -228,21 +220,21 @@ static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 			continue;
 		(*nkeys)++;
 		osd = osd_of_key(t, key, &alive);
-		if (!alive && ndead >= room) {	/* no room: retired next time */
+		if (!alive && !dead_keys_room(&dead)) {	/* retired next time */
 			alive = true;
 			(*deferred)++;
 		}
 		a = opc_of(t, osd);
-		if (!a)
-			return -ENOMEM;
+		if (!a) {
+			err = -ENOMEM;
+			break;
+		}
 		opc_add(alive ? &a->live : &a->retired, &val);
 		if (!alive)
-			dead[ndead++] = key;
+			dead_keys_add(&dead, &key);
 	}
-	for (size_t i = 0; i < ndead; i++)
-		bpf_map_delete_elem(fd, &dead[i]);
-	*nkeys -= ndead;
-	return 0;
+	dead_delete(&dead, fd, nkeys);
+	return err;
 }
 
 /* Per OSD, the op codes seen since osdhist started, in table order. */

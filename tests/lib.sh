@@ -268,6 +268,11 @@ random_first_id() { # [N]
 #                      stderr in $TERR (files in $CLUSTER_DIR), pid in $TPID.
 # oh_wait_attached [PATTERN]  waits up to 60 s for PATTERN (default
 #                      "attached to ceph-osd") on its stderr; 1 if not seen.
+# oh_serve ARGS...     oh_start --prometheus 127.0.0.1:0 ARGS (the kernel
+#                      picks a free port, osdhist says which), then waits
+#                      until it is attached and the port answers HTTP (503
+#                      before the first snapshot): sets PORT and URL (its
+#                      /metrics).  1, with its stderr shown, if not.
 # oh_snap              SIGUSR1 and wait for two health lines more: every op
 #                      that ended before the call is in the output's first
 #                      N lines; prints N.  Every op that ends after it
@@ -295,6 +300,21 @@ oh_wait_attached() {
         sleep 0.1
     done
     grep -q -- "$pattern" "$TERR"
+}
+
+oh_serve() {
+    oh_start --prometheus 127.0.0.1:0 "$@"
+    PORT= URL=
+    oh_wait_attached || { cat "$TERR" >&2; return 1; }
+    PORT=$(sed -n 's|^osdhist: serving metrics on http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$TERR")
+    [ -n "$PORT" ] || { cat "$TERR" >&2; return 1; }
+    URL=http://127.0.0.1:$PORT/metrics
+    for _ in $(seq 50); do
+        [ "$(curl -s -o /dev/null -m 5 -w '%{http_code}' "$URL")" != 000 ] && return 0
+        sleep 0.1
+    done
+    echo "osdhist does not answer on $URL" >&2
+    return 1
 }
 
 _oh_nhealth() { grep -c '"type":"health"' "$TOUT"; }

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
@@ -15,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "asok.h"
+#include "clock.h"
 
 const char *const asok_err_name[NR_ASOK_ERRS] = {
 	[ASOK_OK] = "ok",
@@ -207,18 +207,10 @@ void asok_call_end(struct asok_call *c)
 	c->phase = ASOK_DONE;
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 enum asok_err asok_request(int sockfd, const char *cmd, int timeout_ms,
 			   char **out, size_t *outlen, char *why, size_t whylen)
 {
-	double deadline = now_ms() + timeout_ms;
+	double deadline = mono_now() + timeout_ms / 1e3;
 	struct asok_call c;
 
 	*out = NULL;
@@ -226,7 +218,7 @@ enum asok_err asok_request(int sockfd, const char *cmd, int timeout_ms,
 	asok_call_start(&c, sockfd, cmd);
 	while (c.phase != ASOK_DONE) {
 		struct pollfd p = { .fd = c.s, .events = asok_call_events(&c) };
-		double left = deadline - now_ms();
+		double left = (deadline - mono_now()) * 1e3;	/* ms */
 
 		if (left <= 0) {
 			asok_call_expire(&c);

@@ -6,7 +6,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "asok_find.h"
+#include "procs.h"
 #include "proot.h"
 
 /* ---- 1. the sockets the process listens on ------------------------------ */
@@ -329,23 +329,6 @@ int asok_expand(const char *in, const struct asok_osd_conf *c, char *out, size_t
 	return expand(in, c, out, size, 0);
 }
 
-static ssize_t read_cmdline(const char *proc_root, pid_t pid, char *buf, size_t size)
-{
-	char file[PATH_MAX];
-	ssize_t n, total = 0;
-	int fd;
-
-	snprintf(file, sizeof(file), "%s/%d/cmdline", proc_root, pid);
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while ((size_t)total < size - 1 && (n = read(fd, buf + total, size - 1 - total)) > 0)
-		total += n;
-	close(fd);
-	buf[total] = 0;
-	return total;
-}
-
 /* An option's value: "--opt V", "--opt=V"; Ceph accepts '_' for '-'. */
 static const char *opt_val(const char *a, const char *next, const char *opt, bool *took_next)
 {
@@ -373,7 +356,7 @@ void asok_cmdline_parse(const char *cmd, size_t len, struct asok_osd_conf *c)
 {
 	const char *a, *end = cmd + len;
 
-	/* the last argument may lack its NUL: read_cmdline() adds one past len */
+	/* the last argument may lack its NUL: procs_cmdline() adds one past len */
 	for (a = cmd; a < end; a += strnlen(a, end - a) + 1) {
 		size_t alen = strnlen(a, end - a);
 		const char *nx = a + alen + 1;
@@ -407,7 +390,7 @@ static int from_config(const char *proc_root, pid_t pid, int root, int osd_id, c
 {
 	char cmd[16384], file[PATH_MAX], rel[PATH_MAX];
 	struct asok_osd_conf c = { .cluster = "ceph", .id = osd_id, .pid = pid };
-	ssize_t len = read_cmdline(proc_root, pid, cmd, sizeof(cmd));
+	ssize_t len = procs_cmdline(proc_root, pid, cmd, sizeof(cmd));
 	int err;
 
 	if (len < 0) {

@@ -63,6 +63,14 @@ static ssize_t read_file(const char *path, char *buf, size_t size)
 	return total;
 }
 
+ssize_t procs_cmdline(const char *proc_root, pid_t pid, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%d/cmdline", proc_root, pid);
+	return read_file(path, buf, size);
+}
+
 /*
  * The names an OSD runs under.  Ceph's main branch installs the classic OSD
  * as ceph-osd-classic behind an alternatives link named ceph-osd; comm is
@@ -141,8 +149,7 @@ int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p)
 	snprintf(path, sizeof(path), "%s/%d/comm", proc_root, pid);
 	if (read_file(path, comm, sizeof(comm)) < 0)
 		return -ENOENT;
-	snprintf(path, sizeof(path), "%s/%d/cmdline", proc_root, pid);
-	n = read_file(path, cmdline, sizeof(cmdline));
+	n = procs_cmdline(proc_root, pid, cmdline, sizeof(cmdline));
 	if (n < 0)
 		return -ENOENT;
 	snprintf(p->exe, sizeof(p->exe), "%s/%d/exe", proc_root, pid);

@@ -27,6 +27,11 @@ struct osd_proc {
  * -n osd.N, --name osd.N, --name=osd.N.  -1 if none. */
 int procs_osd_id(const char *cmdline, size_t len);
 
+/* PROC/PID/cmdline, NUL-separated, into buf with a NUL after the bytes
+ * read (the last argument may lack its own): at most size - 1 bytes, the
+ * rest ignored.  Bytes read, or -errno. */
+ssize_t procs_cmdline(const char *proc_root, pid_t pid, char *buf, size_t size);
+
 /* Is PID an OSD (ceph-osd, ceph-osd-classic, or crimson-osd with
  * p->unsupported set), by comm, the binary's basename or argv[0]?  Fills
  * *p.  0 yes, -ENOENT no such process, -EINVAL not an OSD, other -errno on

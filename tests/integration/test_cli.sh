@@ -39,11 +39,11 @@ expect_error "negative count after --" 2 "count.*'-5'" "$OSDHIST" -- 1 -5
 true & gone=$!
 wait $gone
 [ ! -e "/proc/$gone" ] || fail "pid $gone was reused at once"
-expect_error "-p of a missing pid" 1 "$gone" "$OSDHIST" -p "$gone" 1 1
+expect_error "-p of a missing pid" 1 "$gone.*pgrep -x ceph-osd" "$OSDHIST" -p "$gone" 1 1
 
 # --- -p of a process that is not ceph-osd
 sleep 60 & SLEEP_PID=$!
-expect_error "-p of a non-ceph-osd process" 1 "$SLEEP_PID.*ceph-osd" \
+expect_error "-p of a non-ceph-osd process" 1 "$SLEEP_PID.*ceph-osd.*pgrep -x ceph-osd" \
 	"$OSDHIST" -p "$SLEEP_PID" 1 1
 kill $SLEEP_PID; wait $SLEEP_PID 2>/dev/null
 
@@ -226,6 +226,13 @@ check_eq "-p, unreadable while traced: one line on stderr besides the attach" \
 	"$(wc -l <"$WORK/aerr2")" 1
 check "-p, unreadable while traced: it names the pid and the cause" \
 	grep -q "^osdhist: cannot inspect pid $(osd_pid "$ID") (-p) any more: Permission denied$" "$WORK/aerr2"
+
+# --- -p of an OSD this user may not inspect (not root: /proc/PID/exe of
+# another user's process cannot be followed): EACCES at the start-up check,
+# one line naming the pid, the cause and the fix (issue 24)
+expect_error "-p as a user who may not inspect the OSD" 1 \
+	"pid $(osd_pid "$ID") \\(-p\\): permission denied; run osdhist as root" \
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$OSDHIST" -p "$(osd_pid "$ID")" 1 1
 
 # --- a crimson-osd (a renamed copy of sleep): an OSD osdhist does not
 # support, named so in one line, in --list and in the untraced count, not

@@ -62,26 +62,13 @@ check "Ceph's prometheus module serves ceph_osd_op_w on 127.0.0.1:$MPORT" \
 # One snapshot per SIGUSR1 only (INTERVAL 1 h): the metrics Prometheus sees
 # step once from snapshot S1 to S2, and the JSON interval S1 -> S2 holds
 # exactly the ops of that step: osdhist's own p99 for the same window.
-"$OSDHIST" --json -p "$PID0" --prometheus 127.0.0.1:0 3600 >"$W/out" 2>"$W/err" &
-OHPID=$!
-TOUT=$W/out TPID=$OHPID	# for oh_snap (lib.sh)
-for _ in $(seq 600); do	# ~1 s; 60 s on a loaded machine
-	grep -q "attached to ceph-osd" "$W/err" && break
-	kill -0 $OHPID 2>/dev/null || break
-	sleep 0.1
-done
-PORT=$(sed -n 's|^osdhist: serving metrics on http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$W/err")
-if [ -z "$PORT" ] || ! grep -q "attached to ceph-osd" "$W/err"; then
-	cat "$W/err" >&2
-	fail "osdhist did not start serving and attach"
-	finish
-fi
+oh_serve -p "$PID0" 3600 || { fail "osdhist did not start serving and attach"; finish; }
 # A snapshot read after the call (oh_snap): SNAP_LINES, the output's lines
 # up to its health line, and SNAP_TIME, its time, which /metrics serves as
 # osdhist_last_snapshot_timestamp_seconds once it is published.
 snap() {
 	SNAP_LINES=$(oh_snap) || return 1
-	SNAP_TIME=$(head -n "$SNAP_LINES" "$W/out" | grep '"type":"health"' | tail -n 1 | jq .time)
+	SNAP_TIME=$(head -n "$SNAP_LINES" "$TOUT" | grep '"type":"health"' | tail -n 1 | jq .time)
 }
 
 # Warm-up: reads and writes, so that their series exist in Prometheus
@@ -167,7 +154,7 @@ check "Ceph's exporter, in Prometheus, caught up with perf dump after the bench"
 T2=$(date +%s.%N)	# the coverage is compared at TPRE and T2
 
 # osdhist's own p99 per class for S1 -> S2: the lines after S1's health line.
-sed -n "$((S1_LINES + 1)),\$p" "$W/out" |
+sed -n "$((S1_LINES + 1)),\$p" "$TOUT" |
 	jq -c 'select(.type == "hist" and .phase == "total") | {class, count, p99_ns}' >"$W/own"
 echo "# osdhist's own S1 -> S2: $(tr '\n' ' ' <"$W/own")"
 BOUNDS=$(curl -sf "http://127.0.0.1:$PORT/metrics" |
@@ -351,6 +338,6 @@ while IFS= read -r line; do
 	esac
 done <"$W/eval"
 check_eq "the evaluator ran to its end" "$rc" 0
-check "osdhist still running" kill -0 $OHPID
+check "osdhist still running" kill -0 $TPID
 kill $MGRPID 2>/dev/null; wait $MGRPID 2>/dev/null
 finish

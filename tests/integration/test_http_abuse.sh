@@ -33,16 +33,9 @@ W=$CLUSTER_DIR/abuse
 mkdir -p "$W"
 
 W0=$(perf_counter "$ID" osd op_w)
-oh_start -p "$PID" --prometheus 127.0.0.1:0 1
-if ! oh_wait_attached; then
-	cat "$TERR" >&2
-	fail "osdhist did not attach"
-	finish
-fi
-PORT=$(sed -n 's|^osdhist: serving metrics on http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$TERR")
-URL=http://127.0.0.1:$PORT/metrics
+oh_serve -p "$PID" 1 || { fail "osdhist did not attach and serve"; finish; }
 echo "# osdhist (pid $TPID) serves $URL"
-for _ in $(seq 50); do
+for _ in $(seq 50); do	# the first exposition: the first snapshot, 1 s
 	[ "$(curl -s -o /dev/null -w '%{http_code}' "$URL")" = 200 ] && break
 	sleep 0.1
 done

@@ -25,22 +25,8 @@ check "... with one line naming the path ($out)" \
 
 # --- osdhist with JSON on stdout, /metrics on a free port, and a textfile
 W0=$(perf_counter 0 osd op_w)
-"$OSDHIST" --json -p "$PID0" --prometheus 127.0.0.1:0 --textfile "$W/osdhist.prom" 1 \
-	>"$W/out" 2>"$W/err" &
-OHPID=$!
-TOUT=$W/out TPID=$OHPID	# for oh_snap (lib.sh)
-for _ in $(seq 600); do	# ~1 s; 60 s on a loaded machine
-	grep -q "attached to ceph-osd" "$W/err" && break
-	kill -0 $OHPID 2>/dev/null || break
-	sleep 0.1
-done
-PORT=$(sed -n 's|^osdhist: serving metrics on http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$W/err")
-if [ -z "$PORT" ] || ! grep -q "attached to ceph-osd" "$W/err"; then
-	cat "$W/err" >&2
-	fail "osdhist did not start serving and attach"
-	finish
-fi
-URL=http://127.0.0.1:$PORT/metrics
+oh_serve -p "$PID0" --textfile "$W/osdhist.prom" 1 ||
+	{ fail "osdhist did not start serving and attach"; finish; }
 echo "# osdhist serves $URL"
 
 out=$("$OSDHIST" -p "$PID0" --prometheus "127.0.0.1:$PORT" 1 1 2>&1); rc=$?
@@ -122,7 +108,7 @@ check_eq "Prometheus sees the target up (over the bench)" "$up" 1
 snap() {	# prints the time of a snapshot read after the call
 	local l
 	l=$(oh_snap) || return 1
-	head -n "$l" "$W/out" | grep '"type":"health"' | tail -n 1 | jq .time
+	head -n "$l" "$TOUT" | grep '"type":"health"' | tail -n 1 | jq .time
 }
 # /metrics into FILE once it serves the snapshot of TIME or a later one: the
 # health line is printed before the exposition is published (30 s at most)
@@ -145,7 +131,7 @@ want=$((W1 - W0))
 got=$(metric "$W/m1" "osdhist_op_latency_seconds_count{$SERIES}")
 check_eq "scraped write _count = op_w delta ($want)" "$got" "$want"
 check "op_w delta covers the bench ($want >= $made)" [ "$want" -ge "$made" ]
-jsum=$(jq -s "[.[] | select(.type==\"hist\" and .osd==0 and .class==\"write\" and .phase==\"total\") | .count] | add" "$W/out")
+jsum=$(jq -s "[.[] | select(.type==\"hist\" and .osd==0 and .class==\"write\" and .phase==\"total\") | .count] | add" "$TOUT")
 check_eq "JSON on stdout alongside: write counts add up to op_w delta" "$jsum" "$want"
 check "promtool check metrics passes after the bench" promtool check metrics <"$W/m1"
 
@@ -164,7 +150,7 @@ shape=$(awk -v s="osdhist_op_latency_seconds_bucket{$SERIES,le=\"" '
 check "buckets: $shape" [ "${shape%% *}" = ok ]
 check_eq "+Inf bucket = _count" "$(cut -d' ' -f3 <<<"$shape")" "$got"
 check_eq "19 buckets with the default bounds" "$(cut -d' ' -f2 <<<"$shape")" 19
-sum_ns=$(jq -s "[.[] | select(.type==\"hist\" and .osd==0 and .class==\"write\" and .phase==\"total\") | .sum_ns] | add" "$W/out")
+sum_ns=$(jq -s "[.[] | select(.type==\"hist\" and .osd==0 and .class==\"write\" and .phase==\"total\") | .sum_ns] | add" "$TOUT")
 check_eq "_sum = JSON sum_ns / 1e9, exactly" \
 	"$(metric "$W/m1" "osdhist_op_latency_seconds_sum{$SERIES}")" \
 	"$(awk -v n="$sum_ns" 'BEGIN { s = sprintf("%d.%09d", n / 1e9, n % 1e9); sub(/0+$/, "", s); sub(/\.$/, "", s); print s }')"
@@ -262,7 +248,7 @@ check_eq "idle connections are closed by the server" "$(ab idle_closed_by_server
 check_eq "100 parallel scrapes: all 200" "$(ab parallel_ok)" 100
 
 # --- after the abuse: alive, serving, and still counting exactly
-check "osdhist survived" kill -0 $OHPID
+check "osdhist survived" kill -0 $TPID
 rados -p "$POOL" bench 3 write -b 4096 -t 16 --no-cleanup >/dev/null
 W2=$(perf_counter 0 osd op_w)
 t_snap=$(snap)
@@ -275,8 +261,8 @@ check_eq "no op lost (osdhist_ops_lost_total)" "$lost" 0
 check "promtool check metrics passes after the abuse" promtool check metrics <"$W/m2"
 
 # --- SIGINT: the final snapshot lands in the textfile too
-kill -INT $OHPID
-wait $OHPID
+kill -INT $TPID
+wait $TPID
 check_eq "osdhist exits 0 on SIGINT" "$?" 0
 check "the textfile passes promtool" promtool check metrics <"$W/osdhist.prom"
 check_eq "textfile write _count = op_w delta" \

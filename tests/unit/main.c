@@ -21,5 +21,6 @@ int main(void)
 	failed += run_optypes_tests();
 	failed += run_inflight_tests();
 	failed += run_report_tests();
+	failed += run_deadkeys_tests();
 	return failed ? 1 : 0;
 }

@@ -23,6 +23,7 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include "unit.h"
+#include "fixture.h"
 #include "ceph/asok.h"
 #include "ceph/asok_find.h"
 #include "ceph/proot.h"
@@ -127,7 +128,7 @@ static void *serve(void *arg)
 	return NULL;
 }
 
-static char dir[64];	/* short: the paths built on it fit PATH_MAX */
+static char dir[FX_ROOT_MAX];
 
 static void listen_at(struct server *s, const char *path)
 {
@@ -317,28 +318,12 @@ static void client_long_path(void **state)
 
 /* ---- discovery on a fixture: PROC/PID/{cmdline,root/...} ---- */
 
-static void put(const char *rel, const char *data, size_t len)
-{
-	char path[PATH_MAX], d[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
-		snprintf(d, sizeof(d), "%.*s", (int)(p - path), path);
-		mkdir(d, 0755);
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fwrite(data, 1, len, f);
-	fclose(f);
-}
-
 static void sock_at(const char *rel, struct server *s)
 {
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	put(rel, "", 0);	/* makes the directories */
+	fx_put(dir, rel, "", 0);	/* makes the directories */
 	unlink(path);
 	listen_at(s, path);
 }
@@ -374,7 +359,7 @@ static void find_from_config(void **state)
 
 	(void)state;
 	/* pid 100: no config file, Ceph's default under the OSD's own root */
-	put("proc/100/cmdline", cmd1, sizeof(cmd1) - 1);
+	fx_put(dir, "proc/100/cmdline", cmd1, sizeof(cmd1) - 1);
 	sock_at("proc/100/root/var/run/ceph/ceph-osd.3.asok", &s1);
 	snprintf(path, sizeof(path), "%s/proc", dir);
 	{
@@ -393,8 +378,8 @@ static void find_from_config(void **state)
 		same_inode(fd, "proc/100/root/var/run/ceph/ceph-osd.3.asok");
 	}
 	/* pid 200: -c file, [osd.7] over [osd], $run_dir from [global] */
-	put("proc/200/cmdline", cmd2, sizeof(cmd2) - 1);
-	put("proc/200/root/etc/ceph/x.conf", conf2, sizeof(conf2) - 1);
+	fx_put(dir, "proc/200/cmdline", cmd2, sizeof(cmd2) - 1);
+	fx_put(dir, "proc/200/root/etc/ceph/x.conf", conf2, sizeof(conf2) - 1);
 	sock_at("proc/200/root/g/seven-7.asok", &s2);
 	{
 		char got[PATH_MAX];
@@ -408,7 +393,7 @@ static void find_from_config(void **state)
 		assert_int_equal(asok_find(path, 200, 7, &fd, got, sizeof(got), &how), -ENOENT);
 	}
 	/* pid 300: --admin_socket=... on the command line wins */
-	put("proc/300/cmdline", cmd3, sizeof(cmd3) - 1);
+	fx_put(dir, "proc/300/cmdline", cmd3, sizeof(cmd3) - 1);
 	sock_at("proc/300/root/s/osd.9.sock", &s3);
 	{
 		char got[PATH_MAX];
@@ -432,7 +417,7 @@ static void link_at(const char *rel, const char *target)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
 	unlink(path);	/* not through an old link */
-	put(rel, "", 0);	/* makes the directories */
+	fx_put(dir, rel, "", 0);	/* makes the directories */
 	unlink(path);
 	assert_int_equal(symlink(target, path), 0);
 }
@@ -473,21 +458,21 @@ static void find_inside_root(void **state)
 	/* an absolute symlink to a config outside the root: resolved inside
 	 * it, where the same path holds another config */
 	snprintf(abs_out, sizeof(abs_out), "%s/outside/ceph.conf", dir);
-	put("outside/ceph.conf", CONF("/host.asok"), strlen(CONF("/host.asok")));
-	put("proc/400/cmdline", cmd_c, sizeof(cmd_c) - 1);
+	fx_put(dir, "outside/ceph.conf", CONF("/host.asok"), strlen(CONF("/host.asok")));
+	fx_put(dir, "proc/400/cmdline", cmd_c, sizeof(cmd_c) - 1);
 	link_at("proc/400/root/etc/ceph/ceph.conf", abs_out);
 	snprintf(target, sizeof(target), "proc/400/root%.200s", abs_out);
-	put(target, CONF("/in-root.asok"), strlen(CONF("/in-root.asok")));
+	fx_put(dir, target, CONF("/in-root.asok"), strlen(CONF("/in-root.asok")));
 	sock_at("proc/400/root/in-root.asok", &in1);
 	assert_int_equal(locate(400, 4, &fd, got, why), 0);
 	assert_string_equal(got, "/in-root.asok");
 	same_inode(fd, "proc/400/root/in-root.asok");
 
 	/* ".." above the root in -c stays at the root */
-	put("proc/out.conf", CONF("/host.asok"), strlen(CONF("/host.asok")));
-	put("out.conf", CONF("/host.asok"), strlen(CONF("/host.asok")));
-	put("proc/401/cmdline", cmd_dots, sizeof(cmd_dots) - 1);
-	put("proc/401/root/out.conf", CONF("/in-root.asok"), strlen(CONF("/in-root.asok")));
+	fx_put(dir, "proc/out.conf", CONF("/host.asok"), strlen(CONF("/host.asok")));
+	fx_put(dir, "out.conf", CONF("/host.asok"), strlen(CONF("/host.asok")));
+	fx_put(dir, "proc/401/cmdline", cmd_dots, sizeof(cmd_dots) - 1);
+	fx_put(dir, "proc/401/root/out.conf", CONF("/in-root.asok"), strlen(CONF("/in-root.asok")));
 	sock_at("proc/401/root/in-root.asok", &in2);
 	assert_int_equal(locate(401, 4, &fd, got, why), 0);
 	assert_string_equal(got, "/in-root.asok");
@@ -496,17 +481,17 @@ static void find_inside_root(void **state)
 	/* ".." in --admin-socket: DIR/proc/x.asok on the host is a socket,
 	 * the one inside the root is the one opened */
 	sock_at("proc/x.asok", &host);
-	put("proc/402/cmdline", cmd_asok, sizeof(cmd_asok) - 1);
+	fx_put(dir, "proc/402/cmdline", cmd_asok, sizeof(cmd_asok) - 1);
 	sock_at("proc/402/root/x.asok", &in3);
 	assert_int_equal(locate(402, 4, &fd, got, why), 0);
 	same_inode(fd, "proc/402/root/x.asok");
 
 	/* a relative -c climbs from the cwd, and stops at the root */
-	put("proc/403/cmdline", cmd_rel, sizeof(cmd_rel) - 1);
+	fx_put(dir, "proc/403/cmdline", cmd_rel, sizeof(cmd_rel) - 1);
 	snprintf(target, sizeof(target), "%s/proc/403/root/var/lib/ceph", dir);
-	put("proc/403/root/var/lib/ceph/keep", "", 0);
+	fx_put(dir, "proc/403/root/var/lib/ceph/keep", "", 0);
 	link_at("proc/403/cwd", target);
-	put("proc/403/root/out.conf", CONF("/in-root.asok"), strlen(CONF("/in-root.asok")));
+	fx_put(dir, "proc/403/root/out.conf", CONF("/in-root.asok"), strlen(CONF("/in-root.asok")));
 	/* its socket: an absolute link to a listening socket on the host */
 	snprintf(target, sizeof(target), "%s/proc/402/root/x.asok", dir);
 	link_at("proc/403/root/in-root.asok", target);
@@ -520,7 +505,7 @@ static void find_inside_root(void **state)
 
 	/* the default socket name, a symlink to a listening socket on the
 	 * host: nothing of that name inside the root, nothing opened */
-	put("proc/405/cmdline", cmd_def, sizeof(cmd_def) - 1);
+	fx_put(dir, "proc/405/cmdline", cmd_def, sizeof(cmd_def) - 1);
 	snprintf(target, sizeof(target), "%s/proc/x.asok", dir);
 	link_at("proc/405/root/var/run/ceph/ceph-osd.5.asok", target);
 	assert_int_equal(locate(405, 5, &fd, got, why), -ENOENT);
@@ -543,15 +528,15 @@ static void find_conf_not_regular(void **state)
 	int fd;
 
 	(void)state;
-	put("proc/500/cmdline", cmd, sizeof(cmd) - 1);
-	put("proc/500/root/etc/ceph/keep", "", 0);
+	fx_put(dir, "proc/500/cmdline", cmd, sizeof(cmd) - 1);
+	fx_put(dir, "proc/500/root/etc/ceph/keep", "", 0);
 	snprintf(path, sizeof(path), "%s/proc/500/root/etc/ceph/ceph.conf", dir);
 	assert_int_equal(mkfifo(path, 0644), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(locate(500, 6, &fd, got, why), -EINVAL);
 	assert_string_equal(why, "config /etc/ceph/ceph.conf is not a regular file (fifo)");
 	/* the root of pid 501 is the real "/", whose /dev/zero is a device */
-	put("proc/501/cmdline", cmd_zero, sizeof(cmd_zero) - 1);
+	fx_put(dir, "proc/501/cmdline", cmd_zero, sizeof(cmd_zero) - 1);
 	link_at("proc/501/root", "/");
 	assert_int_equal(locate(501, 6, &fd, got, why), -EINVAL);
 	assert_string_equal(why, "config /dev/zero is not a regular file (character device)");
@@ -583,9 +568,9 @@ static void find_listening(void **state)
 
 	(void)state;
 	snprintf(proc, sizeof(proc), "%s/proc", dir);
-	put("proc/600/cmdline", cmd, sizeof(cmd) - 1);
+	fx_put(dir, "proc/600/cmdline", cmd, sizeof(cmd) - 1);
 	link_at("proc/600/fd/3", "socket:[777]");
-	put("proc/600/net/unix", real, sizeof(real) - 1);
+	fx_put(dir, "proc/600/net/unix", real, sizeof(real) - 1);
 	sock_at("proc/600/root/run/real.asok", &s1);
 	sock_at("proc/600/root/run/evil.asok", &s2);
 	sock_at("proc/600/root/var/run/ceph/ceph-osd.6.asok", &s3);
@@ -594,7 +579,7 @@ static void find_listening(void **state)
 	assert_string_equal(how, "listening");
 	assert_string_equal(got, "/run/real.asok");
 	same_inode(fd, "proc/600/root/run/real.asok");
-	put("proc/600/net/unix", forged, sizeof(forged) - 1);
+	fx_put(dir, "proc/600/net/unix", forged, sizeof(forged) - 1);
 	assert_int_equal(asok_locate(proc, 600, 6, &fd, got, sizeof(got), &how, why,
 				     sizeof(why)), 0);
 	assert_string_equal(how, "config");
@@ -661,17 +646,14 @@ static void cwd_rel(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/osdhist-unit-asok.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	fx_mkroot(dir, "unit-asok");
+	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) ? -1 : 0;
+	return fx_remove(dir, NULL);
 }
 
 int run_asok_tests(void)

@@ -2,49 +2,29 @@
 /* The done-mark table as the loader reads it: fill, reaping of the marks of
  * processes that are gone (absent, or zombies) against a fixture /proc, and
  * the drop of a sampling window. */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "unit.h"
+#include "fixture.h"
 #include "inflight.h"
 
-static char root[64];
+static char root[FX_ROOT_MAX];
 static struct mark_set sets[MARK_SETS];
-
-static void proc(int pid, char state)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%d", root, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%d/stat", root, pid);
-	assert_non_null(f = fopen(path, "w"));
-	fprintf(f, "%d (ceph-osd) %c 1 2 3", pid, state);
-	fclose(f);
-}
 
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(root, "/tmp/osdhist-inflight-XXXXXX");
-	assert_non_null(mkdtemp(root));
-	proc(100, 'S');
-	proc(101, 'R');
-	proc(200, 'Z');
+	fx_mkroot(root, "inflight");
+	fx_stat(root, 100, "ceph-osd", 'S');
+	fx_stat(root, 101, "ceph-osd", 'R');
+	fx_stat(root, 200, "ceph-osd", 'Z');
 	/* 300: no /proc entry at all */
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd);
+	return fx_remove(root, NULL);
 }
 
 static void put(int set, int way, __u64 op, __u32 tgid)

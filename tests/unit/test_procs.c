@@ -7,79 +7,56 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "unit.h"
+#include "fixture.h"
 #include "ceph/procs.h"
 
-static char root[64];
-
-static void put(const char *pid, const char *name, const char *data, size_t len)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%s/%s", root, pid, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fwrite(data, 1, len, f);
-	fclose(f);
-}
+static char root[FX_ROOT_MAX];
 
 /* A process whose exe links to bin/EXE (default: bin/COMM). */
-static void proc_exe(const char *pid, const char *comm, const char *exe,
+static void proc_exe(int pid, const char *comm, const char *exe,
 		     const char *cmdline, size_t len, char state)
 {
-	char path[256], target[256], stat[64];
+	char rel[64], target[256];
 
-	put(pid, "comm", comm, strlen(comm));
-	put(pid, "cmdline", cmdline, len);
-	snprintf(stat, sizeof(stat), "%s (%s) %c 1 2 3", pid, comm, state);
-	put(pid, "stat", stat, strlen(stat));
-	put("bin", exe, "ELF", 3);	/* a file for exe to point at */
-	snprintf(target, sizeof(target), "%s/bin/%s", root, exe);
-	snprintf(path, sizeof(path), "%s/%s/exe", root, pid);
-	assert_int_equal(symlink(target, path), 0);
+	snprintf(rel, sizeof(rel), "bin/%s", exe);
+	fx_put(root, rel, "ELF", 3);	/* a file for exe to point at */
+	snprintf(target, sizeof(target), "%s/%s", root, rel);
+	fx_proc(root, pid, comm, cmdline, len, state, target);
 }
 
-static void proc(const char *pid, const char *comm, const char *cmdline,
+static void proc(int pid, const char *comm, const char *cmdline,
 		 size_t len, char state)
 {
 	proc_exe(pid, comm, comm, cmdline, len, state);
 }
 
-#define CMD(s) s, sizeof(s)
-
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(root, "/tmp/osdhist-procs-XXXXXX");
-	assert_non_null(mkdtemp(root));
-	proc("100", "ceph-osd\n", CMD("/usr/bin/ceph-osd\0-f\0--cluster\0ceph\0--id\0" "3"), 'S');
-	proc("101", "ceph-osd\n", CMD("ceph-osd\0-i\0" "12\0-c\0x.conf"), 'S');
-	proc("102", "ceph-osd\n", CMD("ceph-osd\0-n\0osd.7"), 'S');
-	proc("103", "bash\n", CMD("bash\0-c\0ceph-osd -i 4"), 'S');
-	proc("104", "ceph-osd\n", CMD("ceph-osd\0--name=osd.9"), 'Z');
-	proc("105", "ceph-osd\n", CMD("ceph-osd\0--foo"), 'R');
+	fx_mkroot(root, "procs");
+	proc(100, "ceph-osd", CMD("/usr/bin/ceph-osd\0-f\0--cluster\0ceph\0--id\0" "3"), 'S');
+	proc(101, "ceph-osd", CMD("ceph-osd\0-i\0" "12\0-c\0x.conf"), 'S');
+	proc(102, "ceph-osd", CMD("ceph-osd\0-n\0osd.7"), 'S');
+	proc(103, "bash", CMD("bash\0-c\0ceph-osd -i 4"), 'S');
+	proc(104, "ceph-osd", CMD("ceph-osd\0--name=osd.9"), 'Z');
+	proc(105, "ceph-osd", CMD("ceph-osd\0--foo"), 'R');
 	/* Ceph main's name for the classic OSD, comm cut to 15 characters */
-	proc_exe("106", "ceph-osd-classi\n", "ceph-osd-classic",
+	proc_exe(106, "ceph-osd-classi", "ceph-osd-classic",
 		 CMD("/usr/bin/ceph-osd-classic\0-i\0" "21"), 'S');
 	/* found by the binary's basename alone (comm and argv[0] say else) */
-	proc_exe("107", "osd-wrapper\n", "ceph-osd-classic", CMD("wrapper\0-i\0" "22"), 'S');
-	proc_exe("108", "crimson-osd\n", "crimson-osd", CMD("crimson-osd\0-i\0" "30"), 'S');
+	proc_exe(107, "osd-wrapper", "ceph-osd-classic", CMD("wrapper\0-i\0" "22"), 'S');
+	proc_exe(108, "crimson-osd", "crimson-osd", CMD("crimson-osd\0-i\0" "30"), 'S');
 	/* 15 characters that are not a cut OSD name */
-	proc_exe("109", "ceph-osd-classx\n", "other", CMD("other"), 'S');
-	proc_exe("110", "ceph-osd-c\n", "other2", CMD("other2"), 'S');
+	proc_exe(109, "ceph-osd-classx", "other", CMD("other"), 'S');
+	proc_exe(110, "ceph-osd-c", "other2", CMD("other2"), 'S');
 	mkdir(strcat(strcpy((char[256]){0}, root), "/self"), 0755);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
 	(void)state;
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	return system(cmd);
+	return fx_remove(root, NULL);
 }
 
 static void osd_id_forms(void **state)

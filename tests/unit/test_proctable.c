@@ -1,50 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The proc table on its own, against a fixture /proc: what a rescan marks,
  * what an unknown tgid resolves to, what a snapshot forgets. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <stddef.h>
 #include "unit.h"
+#include "fixture.h"
 #include "ceph/procs.h"
 #include "proctable.h"
 #include "report.h"
 
-static char root[64];
+static char root[FX_ROOT_MAX];
 
-/* A fixture process: comm, NUL-separated cmdline, state letter, exe. */
+/* A fixture process: comm, NUL-separated cmdline, state letter. */
 static void proc(int pid, const char *comm, const char *cmd, size_t len, char state)
 {
-	char path[256], stat[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%d", root, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%d/comm", root, pid);
-	assert_non_null(f = fopen(path, "w"));
-	fprintf(f, "%s\n", comm);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/%d/cmdline", root, pid);
-	assert_non_null(f = fopen(path, "w"));
-	fwrite(cmd, 1, len, f);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/%d/stat", root, pid);
-	assert_non_null(f = fopen(path, "w"));
-	snprintf(stat, sizeof(stat), "%d (%s) %c 1 2 3", pid, comm, state);
-	fputs(stat, f);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/%d/exe", root, pid);
-	assert_int_equal(symlink("/bin/true", path), 0);
+	fx_proc(root, pid, comm, cmd, len, state, "/bin/true");
 }
-
-#define CMD(s) s, sizeof(s)
 
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(root, "/tmp/osdhist-ptable-XXXXXX");
-	assert_non_null(mkdtemp(root));
+	fx_mkroot(root, "ptable");
 	proc(200, "ceph-osd", CMD("ceph-osd\0--id\0" "3"), 'S');
 	proc(201, "ceph-osd", CMD("ceph-osd\0-i\0" "12"), 'S');
 	proc(202, "ceph-osd", CMD("ceph-osd\0-n\0osd.7"), 'S');
@@ -56,11 +31,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd);
+	return fx_remove(root, NULL);
 }
 
 /* The scan found pid, its binary traced or not. */
@@ -126,8 +98,6 @@ static void snapshot_forgets_the_exited(void **state)
 {
 	struct health_report h = { 0 };
 	struct proc_table pt;
-	char path[256];
-	FILE *f;
 
 	(void)state;
 	proc_table_init(&pt, root, false);
@@ -138,18 +108,13 @@ static void snapshot_forgets_the_exited(void **state)
 	untraced(&pt, 900, -1);
 	proc_table_end_scan(&pt);
 	/* 201 becomes a zombie, 202 is gone */
-	snprintf(path, sizeof(path), "%s/201/stat", root);
-	assert_non_null(f = fopen(path, "w"));
-	fputs("201 (ceph-osd) Z 1 2 3", f);
-	fclose(f);
-	snprintf(path, sizeof(path), "rm -rf '%s/202'", root);
-	assert_int_equal(system(path), 0);
+	fx_stat(root, 201, "ceph-osd", 'Z');
+	assert_int_equal(fx_remove(root, "202"), 0);
 
 	proc_table_note_exited(&pt);	/* the snapshot begins */
 	/* 200 exits while the maps are read: its keys may have been read as
 	 * live, so it stays for its OSD id until the next snapshot */
-	snprintf(path, sizeof(path), "rm -rf '%s/200'", root);
-	assert_int_equal(system(path), 0);
+	assert_int_equal(fx_remove(root, "200"), 0);
 	proc_table_forget_exited(&pt);
 	proc_table_health(&pt, &h);
 	assert_int_equal(pt.n, 1);
@@ -240,15 +205,13 @@ static void duplicate_ids_are_reported(void **state)
 static void restarted_osd_takes_its_id_back(void **state)
 {
 	struct proc_table pt;
-	char cmd[256];
 
 	(void)state;
 	proc_table_init(&pt, root, false);
 	proc_table_begin_scan(&pt);
 	found(&pt, 200);
 	proc_table_end_scan(&pt);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s/200'", root);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fx_remove(root, "200"), 0);
 	assert_int_equal(proc_table_osd_of(&pt, 205), 3);
 	assert_int_equal(proc_table_osd_of(&pt, 200), 3);	/* its keys still */
 }

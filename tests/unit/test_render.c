@@ -265,6 +265,44 @@ static void verify_strings_escaped(void **state)
 	free(out);
 }
 
+/* The verify line shows what was compared: osdhist's count and the range
+ * Ceph's counter can have counted (issue 24: "verified ... write 15598/op_w
+ * 15599" read as a contradiction), and a class outside the bound by how
+ * much. */
+static void verify_line_shows_the_range(void **state)
+{
+	static struct verify_report v;
+	struct report r;
+	char *plain;
+	(void)state;
+
+	make(&r);
+	r.n = 0;
+	v.osd = 3;
+	v.state = VERIFY_VERIFIED;
+	v.checks = 11;
+	v.cls[VC_READ] = (struct verify_class_report){
+		.compared = true, .j = { .ours = 5422, .ceph_lo = 5422, .ceph_hi = 5422 } };
+	v.cls[VC_WRITE] = (struct verify_class_report){
+		.compared = true, .j = { .ours = 15598, .ceph_lo = 15598, .ceph_hi = 15599 } };
+	r.verify = &v;
+	r.nverify = 1;
+	plain = render(text_plain, &r);
+	assert_non_null(strstr(plain, "verify: osd.3 verified against perf dump, 11 checks, "
+			       "bound Ceph's range +-16: read 5422 (op_r 5422) "
+			       "write 15598 (op_w 15598..15599)\n"));
+	free(plain);
+
+	v.state = VERIFY_MISMATCH;
+	v.cls[VC_WRITE].j = (struct verify_judgement){
+		.ours = 15000, .ceph_lo = 15598, .ceph_hi = 15599, .excess = -582 };
+	plain = render(text_plain, &r);
+	assert_non_null(strstr(plain, "!! verify: osd.3 mismatch against perf dump, 11 checks, "
+			       "bound Ceph's range +-16: read 5422 (op_r 5422) "
+			       "write 15000 (op_w 15598..15599; -582 outside the bound)\n"));
+	free(plain);
+}
+
 int run_render_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +313,7 @@ int run_render_tests(void)
 		cmocka_unit_test(escape_json),
 		cmocka_unit_test(escape_prom),
 		cmocka_unit_test(verify_strings_escaped),
+		cmocka_unit_test(verify_line_shows_the_range),
 	};
 	return cmocka_run_group_tests_name("render", tests, NULL, NULL);
 }

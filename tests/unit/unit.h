@@ -21,6 +21,7 @@ int run_asok_tests(void);
 int run_optypes_tests(void);
 int run_inflight_tests(void);
 int run_report_tests(void);
+int run_deadkeys_tests(void);
 
 struct report;
 /* r as render_text ('t'), render_json ('j') or render_prom (any other,
