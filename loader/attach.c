@@ -207,9 +207,10 @@ static struct bpf_link *attach_one(struct binaries *bs, struct binary_slot *b, i
 					       b->fn_off[f], &uo);
 }
 
-/* Attach what the window wants and is missing.  0, 1 when a probe could not
- * be attached (said), -1 when that is fatal (no privilege). */
-static int sync_links(struct binaries *bs, struct binary_slot *b, enum window win)
+/* Attach what the window wants and is missing: ATTACH_TRACED, else
+ * ATTACH_REFUSED when a probe could not be attached (said), ATTACH_FATAL
+ * when that is for want of privilege. */
+static enum attach_result sync_links(struct binaries *bs, struct binary_slot *b, enum window win)
 {
 	char path[64];
 
@@ -229,10 +230,10 @@ static int sync_links(struct binaries *bs, struct binary_slot *b, enum window wi
 				bpf_link__destroy(b->links[g]);
 				b->links[g] = NULL;
 			}
-			return e == EPERM || e == EACCES ? -1 : 1;
+			return e == EPERM || e == EACCES ? ATTACH_FATAL : ATTACH_REFUSED;
 		}
 	}
-	return 0;
+	return ATTACH_TRACED;
 }
 
 static void settle(double on)
@@ -267,7 +268,7 @@ int binaries_set_window(struct binaries *bs, enum window win,
 	if (win == WIN_CLOSED)
 		return 0;
 	for (int i = 0; i < bs->n; i++) {
-		if (sync_links(bs, &bs->slot[i], win) < 0)
+		if (sync_links(bs, &bs->slot[i], win) == ATTACH_FATAL)
 			err = -1;
 	}
 	/* Let the OSD get past the probes' installation before its ops
@@ -318,23 +319,21 @@ static void remember_refused(struct binaries *bs, const struct osd_proc *p)
 	*r = (struct refused_bin){ p->dev, p->ino, p->size, p->ctime, bs->scan };
 }
 
-/* Inspect and attach the binary of b (filled with p's identity): 0 traced;
- * 1 refused (said), 2 gone before it could be read (nothing said, the
- * next scan retries); -1 fatal (no privilege).  On failure the caller
- * lets go of what b took. */
-static int attach_new(struct binaries *bs, struct binary_slot *b, const struct osd_proc *p,
-		      enum window win)
+/* Inspect and attach the binary of b (filled with p's identity).  Unless
+ * ATTACH_TRACED, the caller lets go of what b took. */
+static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
+				     const struct osd_proc *p, enum window win)
 {
 	struct osd_binary ob;
 	char err[512], path[64], why[300];
 	pid_t pid = p->pid;
 	bool optypes;
-	int r;
+	enum attach_result r;
 
 	if (p->unsupported) {
 		fprintf(stderr, "osdhist: cannot trace pid %d: %s is %s\n", pid,
 			ESC(b->where), p->unsupported);
-		return 1;
+		return ATTACH_REFUSED;
 	}
 	/* Through /proc/PID/exe: the binary may only exist in the process's
 	 * own mount namespace (containers).  The fd also pins the inode.  A
@@ -345,15 +344,15 @@ static int attach_new(struct binaries *bs, struct binary_slot *b, const struct o
 		int e = errno;
 
 		if (e == ENOENT || e == ESRCH)
-			return 2;
+			return ATTACH_RETRY;
 		fprintf(stderr, "osdhist: cannot open the binary of pid %d: %s\n",
 			pid, strerror(e));
-		return 2;
+		return ATTACH_RETRY;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", b->fd);
 	if (binary_inspect(path, b->where, &ob, err, sizeof(err))) {
 		fprintf(stderr, "osdhist: cannot trace pid %d: %s\n", pid, ESC(err));
-		return 1;
+		return ATTACH_REFUSED;
 	}
 	memcpy(b->build_id, ob.build_id, sizeof(b->build_id));
 	for (int f = 0; f < NR_FEATS; f++) {
@@ -365,7 +364,7 @@ static int attach_new(struct binaries *bs, struct binary_slot *b, const struct o
 		fprintf(stderr, "osdhist: cannot trace pid %d with %s: its ceph-osd "
 			"(build-id %s) lacks %s; run without it\n", pid,
 			osd_feature_name[f], ESC(ob.build_id), ESC(why));
-		return 1;
+		return ATTACH_REFUSED;
 	}
 	testhook_offsets(&ob.offs);	/* test build only: OSDHIST_TEST_OFFSETS */
 	if (!windows_fit(&ob.offs)) {
@@ -373,7 +372,7 @@ static int attach_new(struct binaries *bs, struct binary_slot *b, const struct o
 			"%s) the OpRequest or Message fields osdhist reads span more "
 			"than %d bytes; this layout is not supported\n", pid,
 			ESC(ob.build_id), READ_WINDOW_MAX);
-		return 1;
+		return ATTACH_REFUSED;
 	}
 	optypes = !bs->opt->no_op_types;
 	if (optypes && binary_feature(&ob, FEAT_OPTYPES, why, sizeof(why))) {
@@ -384,41 +383,42 @@ static int attach_new(struct binaries *bs, struct binary_slot *b, const struct o
 	}
 	b->row = take_row(bs, &ob.offs, optypes);
 	if (b->row < 0)		/* cannot happen: as many rows as slots */
-		return 1;
+		return ATTACH_REFUSED;
 
 	memcpy(b->fn_off, ob.fn_off, sizeof(b->fn_off));
 	b->pid = pid;
 	r = sync_links(bs, b, win);
-	if (r)
+	if (r != ATTACH_TRACED)
 		return r;
 	if (win == WIN_OPEN)
 		open_row(bs, b->row, realtime_ns());
 	fprintf(stderr, "osdhist: attached to ceph-osd %s (build-id %s, inode %lu) "
 		"seen in pid %d%s\n", ESC(b->where), ESC(b->build_id), (unsigned long)p->ino, pid,
 		bs->opt->sample_on > 0 ? " (sampled: probes follow the windows)" : "");
-	return 0;
+	return ATTACH_TRACED;
 }
 
-int binaries_attach(struct binaries *bs, const struct osd_proc *p, enum window win)
+enum attach_result binaries_attach(struct binaries *bs, const struct osd_proc *p,
+				   enum window win)
 {
 	struct binary_slot *b = find_slot(bs, p->dev, p->ino);
 	struct refused_bin *known;
+	enum attach_result r;
 	ssize_t n;
-	int r;
 
 	if (b) {
 		b->nprocs++;
-		return 0;
+		return ATTACH_TRACED;
 	}
 	known = find_refused(bs, p);
 	if (known) {		/* said when it was refused */
 		known->seen = bs->scan;
-		return 1;
+		return ATTACH_REFUSED;
 	}
 	if (bs->n == MAX_BINARIES) {
 		fprintf(stderr, "osdhist: more than %d distinct traced ceph-osd "
 			"binaries; pid %d is not traced\n", MAX_BINARIES, p->pid);
-		return 1;
+		return ATTACH_RETRY;
 	}
 	b = &bs->slot[bs->n];
 	memset(b, 0, sizeof(*b));
@@ -431,18 +431,18 @@ int binaries_attach(struct binaries *bs, const struct osd_proc *p, enum window w
 	if (n < 0)
 		snprintf(b->where, sizeof(b->where), "%s", p->exe);
 	r = attach_new(bs, b, p, win);
-	if (!r) {
+	if (r == ATTACH_TRACED) {
 		bs->n++;
-		return 0;
+		return r;
 	}
 	/* not traced: the slot stays free (sync_links let go of the links) */
 	if (b->row >= 0)
 		bs->rows_used &= ~(1u << b->row);
 	if (b->fd >= 0)
 		close(b->fd);
-	if (r == 1)
+	if (r == ATTACH_REFUSED)
 		remember_refused(bs, p);
-	return r < 0 ? -1 : 1;
+	return r;
 }
 
 static bool replaced(const struct binary_slot *b)

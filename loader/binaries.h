@@ -86,9 +86,21 @@ void binaries_close(struct binaries *bs);
 
 /* A rescan of /proc begins: no process is known to run any binary. */
 void binaries_begin_scan(struct binaries *bs);
+/* What became of a process's binary.  The scan stops at FATAL and counts
+ * TRACED; REFUSED and RETRY differ in whether the verdict is kept. */
+enum attach_result {
+	ATTACH_TRACED,		/* its probes are in place (or already were) */
+	ATTACH_REFUSED,		/* not traced, said once: remembered, not inspected again */
+	ATTACH_RETRY,		/* not traced, not remembered: the next scan tries
+				 * again (the process left before its binary could
+				 * be opened, or every slot is taken) */
+	ATTACH_FATAL,		/* said: no privilege to attach, osdhist stops */
+};
+
 /* Process p runs this binary: attach its probes once per inode, as window
- * win wants them.  0 traced, 1 not (refused: said once), -1 fatal. */
-int binaries_attach(struct binaries *bs, const struct osd_proc *p, enum window win);
+ * win wants them. */
+enum attach_result binaries_attach(struct binaries *bs, const struct osd_proc *p,
+				   enum window win);
 /* The scan is over: let go of binaries no process runs any more. */
 void binaries_release_unused(struct binaries *bs);
 

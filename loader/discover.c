@@ -72,13 +72,13 @@ struct scan {
 static bool on_proc(const struct osd_proc *p, void *arg)
 {
 	struct scan *sc = arg;
-	int r = binaries_attach(&sc->t->bins, p, sc->win);
+	enum attach_result r = binaries_attach(&sc->t->bins, p, sc->win);
 
-	if (r < 0) {
+	if (r == ATTACH_FATAL) {
 		sc->fatal = true;
 		return false;
 	}
-	if (proc_table_note(&sc->t->procs, p, r == 0))
+	if (proc_table_note(&sc->t->procs, p, r == ATTACH_TRACED))
 		sc->traced++;
 	return true;
 }
