@@ -238,9 +238,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->textfile = arg;
 		break;
 	case OPT_PROM_BUCKETS: {
-		const char *why = prom_parse_buckets(arg, &o->buckets);
+		char why[128];
 
-		if (why)
+		if (prom_parse_buckets(arg, &o->buckets, why, sizeof(why)) < 0)
 			return bad("--prom-buckets", arg, why);
 		break;
 	}

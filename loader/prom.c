@@ -36,8 +36,15 @@ void prom_default_buckets(struct prom_buckets *b)
 	memcpy(b->le_ns, default_le_ns, sizeof(default_le_ns));
 }
 
+/* prom_parse_buckets()'s failure: the phrase into why, -1. */
+static int refuse(char *why, size_t whylen, const char *phrase)
+{
+	snprintf(why, whylen, "%s", phrase);
+	return -1;
+}
+
 /* Bounds are rounded to the nearest ns, the resolution of the data. */
-const char *prom_parse_buckets(const char *s, struct prom_buckets *b)
+int prom_parse_buckets(const char *s, struct prom_buckets *b, char *why, size_t whylen)
 {
 	struct prom_buckets out = { 0 };
 	const char *p = s;
@@ -47,25 +54,27 @@ const char *prom_parse_buckets(const char *s, struct prom_buckets *b)
 		double v;
 
 		if (out.n == PROM_MAX_BOUNDS)
-			return "at most 64 bounds";
+			return refuse(why, whylen, "at most 64 bounds");
 		errno = 0;
 		v = strtod(p, &end);
 		if (errno || end == p || (*end && *end != ',') || !isfinite(v))
-			return "expected seconds separated by commas, e.g. 0.001,0.01,0.1";
+			return refuse(why, whylen, "expected seconds separated by "
+				      "commas, e.g. 0.001,0.01,0.1");
 		if (v <= 0 || v > 86400)
-			return "each bound must be above 0 and at most 86400 seconds";
+			return refuse(why, whylen, "each bound must be above 0 and "
+				      "at most 86400 seconds");
 		out.le_ns[out.n] = (__u64)llround(v * 1e9);
 		if (!out.le_ns[out.n])
-			return "each bound must be at least 1 ns (1e-9)";
+			return refuse(why, whylen, "each bound must be at least 1 ns (1e-9)");
 		if (out.n && out.le_ns[out.n] <= out.le_ns[out.n - 1])
-			return "bounds must be strictly increasing";
+			return refuse(why, whylen, "bounds must be strictly increasing");
 		out.n++;
 		if (!*end)
 			break;
 		p = end + 1;
 	}
 	*b = out;
-	return NULL;
+	return 0;
 }
 
 /* ns as decimal seconds, exactly: 250000 -> 0.00025, 2500000000 -> 2.5. */

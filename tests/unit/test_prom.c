@@ -221,13 +221,14 @@ static void coarse_counts_are_conservative(void **state)
 	struct prom_buckets b;
 	struct report r;
 	double le[PROM_MAX_BOUNDS + 1], cnt[PROM_MAX_BOUNDS + 1];
-	char *out;
+	char *out, why[128];
 	__u64 x = 88172645463325252ULL;
 	int n;
 	(void)state;
 
-	assert_null(prom_parse_buckets("0.0000003,0.000098303,0.000098304,0.0001,"
-				       "0.00012345,0.001,0.0011,1,150", &b));
+	assert_int_equal(prom_parse_buckets("0.0000003,0.000098303,0.000098304,0.0001,"
+					    "0.00012345,0.001,0.0011,1,150", &b,
+					    why, sizeof(why)), 0);
 	make(&r);
 	memset(&s[0].cum, 0, sizeof(s[0].cum));
 	for (int i = 0; i < 5000; i++) {
@@ -262,7 +263,7 @@ static void coarse_counts_are_conservative(void **state)
 static void bucket_lists(void **state)
 {
 	struct prom_buckets b, d;
-	char many[1024] = "";
+	char many[1024] = "", why[128];
 	const char *bad[] = {
 		"", ",", "0.1,", ",0.1", "0.1,,0.2", "abc", "0.1x", "0", "-0.5",
 		"nan", "inf", "0.2,0.1", "0.1,0.1", "1e-9,1.4e-9", "1e-10", "86401",
@@ -276,24 +277,27 @@ static void bucket_lists(void **state)
 	for (int i = 1; i < d.n; i++)
 		assert_true(d.le_ns[i] > d.le_ns[i - 1]);
 
-	assert_null(prom_parse_buckets("0.001,0.01,2.5", &b));
+	assert_int_equal(prom_parse_buckets("0.001,0.01,2.5", &b, why, sizeof(why)), 0);
 	assert_int_equal(b.n, 3);
 	assert_true(b.le_ns[0] == 1000000 && b.le_ns[1] == 10000000 &&
 		    b.le_ns[2] == 2500000000ULL);
-	assert_null(prom_parse_buckets("1e-4", &b));
+	assert_int_equal(prom_parse_buckets("1e-4", &b, why, sizeof(why)), 0);
 	assert_true(b.n == 1 && b.le_ns[0] == 100000);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		b = d;
-		assert_non_null(prom_parse_buckets(bad[i], &b));
+		why[0] = 0;
+		assert_int_equal(prom_parse_buckets(bad[i], &b, why, sizeof(why)), -1);
 		assert_int_equal(b.n, d.n);		/* left untouched */
+		assert_true(why[0]);			/* and said why */
 	}
 	for (int i = 1; i <= 64; i++)
 		snprintf(many + strlen(many), sizeof(many) - strlen(many), "%s%d",
 			 i > 1 ? "," : "", i);
-	assert_null(prom_parse_buckets(many, &b));
+	assert_int_equal(prom_parse_buckets(many, &b, why, sizeof(why)), 0);
 	assert_int_equal(b.n, 64);
 	strcat(many, ",65");
-	assert_non_null(prom_parse_buckets(many, &b));
+	assert_int_equal(prom_parse_buckets(many, &b, why, sizeof(why)), -1);
+	assert_string_equal(why, "at most 64 bounds");
 }
 
 static void listen_syntax(void **state)
