@@ -314,12 +314,12 @@ int cli_parse(int argc, char **argv, struct options *o)
 	if (!err && o->inspect && o->list) {
 		fprintf(stderr, "osdhist: --inspect and --list are two different "
 			"commands: give one\n");
-		return 2;
+		return -1;
 	}
 	if (!err && o->quiet && !o->prometheus && !o->textfile && !o->exit_now) {
 		fprintf(stderr, "osdhist: --quiet needs --prometheus or --textfile "
 			"(there would be no output at all)\n");
-		return 2;
+		return -1;
 	}
-	return err ? 2 : 0;
+	return err ? -1 : 0;
 }

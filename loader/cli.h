@@ -41,7 +41,7 @@ struct options {
 double cli_duration(const char *s);
 
 /* Parses argv into *o.  Returns 0 on success; on a user error prints one
- * line on stderr and returns 2. */
+ * line on stderr and returns -1 (main exits 2: bad usage). */
 int cli_parse(int argc, char **argv, struct options *o);
 
 #endif

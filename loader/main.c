@@ -186,12 +186,13 @@ int main(int argc, char **argv)
 	static struct pollfd pfd[MAX_PROCS];
 	double last, next_print, next_scan, next_sample, next_verify, wake;
 	long printed = 0;
-	int err, traced;
+	int err = 0, traced;
 	bool waiting = false;
 
-	err = cli_parse(argc, argv, &o);
-	if (err || o.exit_now)
-		return err;
+	if (cli_parse(argc, argv, &o) < 0)
+		return 2;	/* bad usage, said */
+	if (o.exit_now)		/* --help, --usage, --version */
+		return 0;
 	if (o.inspect)
 		return list_inspect(o.inspect, o.verbose, o.perf_uprobes);
 	if (o.list)

@@ -61,10 +61,10 @@ static void refusals(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int argc = bad[i][2] ? 3 : 2;
 
-		assert_int_equal(parse(&o, argc, bad[i]), 2);
+		assert_int_equal(parse(&o, argc, bad[i]), -1);
 	}
 	const char *three[] = { "osdhist", "1", "2", "3" };
-	assert_int_equal(parse(&o, 4, three), 2);
+	assert_int_equal(parse(&o, 4, three), -1);
 }
 
 static void help_exits_zero(void **state)

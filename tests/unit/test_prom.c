@@ -357,9 +357,9 @@ static void cli_options(void **state)
 	assert_int_equal(o.buckets.n, 2);
 	assert_int_equal(parse(&o, 3, port), 0);
 	assert_string_equal(o.prom_host, "127.0.0.1");
-	assert_int_equal(parse(&o, 2, quiet), 2);	/* nothing to output */
-	assert_int_equal(parse(&o, 3, badb), 2);
-	assert_int_equal(parse(&o, 3, badp), 2);
+	assert_int_equal(parse(&o, 2, quiet), -1);	/* nothing to output */
+	assert_int_equal(parse(&o, 3, badb), -1);
+	assert_int_equal(parse(&o, 3, badp), -1);
 }
 
 /* A label value with the format's special bytes, and bytes that are not
