@@ -95,7 +95,7 @@ int list_inspect(const char *path, bool verbose, bool perf_uprobes)
 	fflush(stdout);
 	if (r)
 		fprintf(stderr, "osdhist: %s\n", ESC(err));
-	return r ? 1 : 0;
+	return r ? -1 : 0;
 }
 
 struct seen {
@@ -190,7 +190,7 @@ int list_osds(bool verbose, bool perf_uprobes)
 	n = procs_each("/proc", list_one, &c);
 	if (n < 0) {
 		fprintf(stderr, "osdhist: cannot scan /proc: %s\n", strerror(-n));
-		return 1;
+		return -1;
 	}
 	if (!n)
 		printf("no ceph-osd running\n");

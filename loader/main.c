@@ -194,9 +194,9 @@ int main(int argc, char **argv)
 	if (o.exit_now)		/* --help, --usage, --version */
 		return 0;
 	if (o.inspect)
-		return list_inspect(o.inspect, o.verbose, o.perf_uprobes);
+		return list_inspect(o.inspect, o.verbose, o.perf_uprobes) < 0 ? 1 : 0;
 	if (o.list)
-		return list_osds(o.verbose, o.perf_uprobes);
+		return list_osds(o.verbose, o.perf_uprobes) < 0 ? 1 : 0;
 	tc = trace_config(&o);
 	ec = export_config(&o);
 	verbose = o.verbose;
