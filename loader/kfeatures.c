@@ -38,8 +38,10 @@ static bool kprobe_helper(enum bpf_func_id id)
  * with the links filtered by thread, not by process (with -p osdhist would
  * see only the OSD's main thread); the fixed ones check pid before the
  * path, so pid -1 gets EINVAL there and EBADF on the unfixed ones.
+ * 0 with the answer in *have, or -errno when the kernel lets us load no
+ * program to ask with (EPERM, EACCES).
  */
-static int uprobe_multi_links(void)
+static int uprobe_multi_links(bool *have)
 {
 	struct bpf_insn ret0[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
@@ -53,6 +55,7 @@ static int uprobe_multi_links(void)
 
 	prog = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "osdhist_probe", "GPL", ret0,
 			     sizeof(ret0) / sizeof(ret0[0]), &lo);
+	*have = false;
 	if (prog < 0)
 		return errno == EPERM || errno == EACCES ? -errno : 0;
 	co.uprobe_multi.path = "/";
@@ -68,21 +71,18 @@ static int uprobe_multi_links(void)
 	if (link >= 0)
 		close(link);
 	close(prog);
-	return e1 == EBADF && e2 == EINVAL;
+	*have = e1 == EBADF && e2 == EINVAL;
+	return 0;
 }
 
 void kfeatures_probe(struct kfeatures *kf)
 {
-	int m;
-
 	memset(kf, 0, sizeof(*kf));
 	kf->have[KF_UPROBES] = !access("/sys/bus/event_source/devices/uprobe/type", F_OK);
 	kf->have[KF_COOKIE] = kprobe_helper(BPF_FUNC_get_attach_cookie);
 	kf->have[KF_TAI] = kprobe_helper(BPF_FUNC_ktime_get_tai_ns);
 	kf->have[KF_LOOP] = kprobe_helper(BPF_FUNC_loop);
-	m = uprobe_multi_links();
-	kf->have[KF_MULTI] = m > 0;
-	kf->probed = m >= 0;
+	kf->probed = uprobe_multi_links(&kf->have[KF_MULTI]) >= 0;
 	testhook_features(kf->have, kfeature_name, NR_KFEATURES);
 }
 
