@@ -586,7 +586,7 @@ static reader_fn *const reader[NR_CEPH_FNS] = { OSDHIST_CEPH_FNS(CF_READER) };
 #undef DERIVE_CALLEE
 #undef DERIVE_NONE
 
-int derive_reads_code(enum ceph_fn f)
+bool derive_reads_code(enum ceph_fn f)
 {
 	return f >= 0 && f < NR_CEPH_FNS && reader[f];
 }

@@ -9,6 +9,7 @@
  * SysV ABI fact for stack offsets) that agree; one disagreeing witness, or
  * fewer than two, and the offset is not known.  No value is ever assumed.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,7 +34,7 @@ extern const enum osd_feature osd_off_need[NR_OFFS];
 
 /* Whether derive_offsets() reads function f's code (DERIVE_READ); of the
  * others it needs only the address. */
-int derive_reads_code(enum ceph_fn f);
+bool derive_reads_code(enum ceph_fn f);
 
 /* One function's code: the bytes at vaddr; vaddr 0 = the binary lacks it. */
 struct derive_code {

@@ -181,7 +181,7 @@ static void clobber_written(csh h, const cs_insn *in, struct sval reg[NR_GPR])
 	}
 }
 
-static int is_store_mov(unsigned id)
+static bool is_store_mov(unsigned id)
 {
 	switch (id) {
 	case X86_INS_MOV: case X86_INS_MOVQ: case X86_INS_MOVD:
@@ -189,9 +189,9 @@ static int is_store_mov(unsigned id)
 	case X86_INS_MOVDQU: case X86_INS_MOVUPD: case X86_INS_MOVAPD:
 	case X86_INS_MOVLPS: case X86_INS_MOVHPS: case X86_INS_MOVSD:
 	case X86_INS_MOVSS: case X86_INS_MOVNTI:
-		return 1;
+		return true;
 	}
-	return 0;
+	return false;
 }
 
 /* Constants and pending right shifts per register, for EV_DIV. */
@@ -484,12 +484,12 @@ int st_load(const struct symtrace *t, int base, int64_t off, int size)
 	return -1;
 }
 
-int st_is_load_of(const struct symtrace *t, int n, int base, int64_t *off)
+bool st_is_load_of(const struct symtrace *t, int n, int base, int64_t *off)
 {
 	if (n < 0 || n >= t->nnodes || base < 0)
-		return 0;
+		return false;
 	if (t->nodes[n].kind != N_LOAD || t->nodes[n].base != base)
-		return 0;
+		return false;
 	*off = t->nodes[n].off;
-	return 1;
+	return true;
 }

@@ -15,6 +15,7 @@
  * The pass is linear (no control flow is followed), bounded (ST_MAX_INSNS,
  * ST_MAX_NODES) and never reads outside the bytes it is given.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -92,6 +93,6 @@ int st_sp(const struct symtrace *t);
 int st_load(const struct symtrace *t, int base, int64_t off, int size);
 
 /* Is node n a load of [base + something]?  Returns that offset in *off. */
-int st_is_load_of(const struct symtrace *t, int n, int base, int64_t *off);
+bool st_is_load_of(const struct symtrace *t, int n, int base, int64_t *off);
 
 #endif
