@@ -192,6 +192,15 @@ chroot_version() { # NAME
     tail -n 1 "$(dirname "$root")/VERSION"
 }
 
+# The offsets of maps/osdhist.h's table (OSDHIST_OFFSETS) that NEED
+# (FEAT_TRACE: the required ones; nothing: all), one field name per line:
+# the table itself, through cpp, so a test lists none by hand.
+offset_names() { # [NEED]
+	printf '#include "osdhist.h"\n#define R(id, field, need) @@field:need@@\nOSDHIST_OFFSETS(R)\n' |
+		cpp -P -I"$LIB_ROOT/maps" | grep -oE '@@[a-z_0-9]+:[A-Z_]+@@' | tr -d @ |
+		awk -F: -v need="${1:-}" 'need == "" || $2 == need { print $1 }'
+}
+
 osd_asok() { echo "$CLUSTER_DIR/run/ceph-osd.$1.asok"; }
 
 perf_dump() {
