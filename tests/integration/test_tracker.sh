@@ -50,12 +50,16 @@ workload() { # TAG
 
 # How often OpTracker::unregister_inflight_op (the old catch-all) runs in
 # our OSD between bt_start and bt_stop: it must stop with the tracker off.
+# The count is read from bpftrace's ticks, not from its END: on a loaded
+# host (another suite moving probes on the same ceph-osd inode, a bench)
+# bpftrace once took over 30 s to detach and run END after SIGINT, and its
+# exit time says nothing about the count.
 lib_mktemp BT
 bt_start() {
 	bpftrace -e "uprobe:/proc/$PID0/exe:_ZN9OpTracker22unregister_inflight_opEP9TrackedOp
 		/pid == $PID0/ { @n++; }
-		BEGIN { printf(\"go\\n\"); }
-		END { printf(\"calls %d\\n\", @n); clear(@n); }" >"$BT" 2>&1 &
+		BEGIN { @tick = 0; @n = 0; printf(\"go\\n\"); }
+		interval:ms:200 { @tick++; printf(\"tick %d calls %d\\n\", @tick, @n); }" >"$BT" 2>&1 &
 	BTPID=$!
 	# bpftrace resolves the symbol in ceph-osd and attaches before BEGIN
 	# runs: seconds, many more on a loaded machine (60 s at most)
@@ -67,17 +71,26 @@ bt_start() {
 	echo "bpftrace did not start in 60 s:" >&2
 	cat "$BT" >&2
 }
+# The count of the second tick after now: that one fired after every call
+# made before bt_stop (the first may have been taken just before now).
 bt_stop() { # sets CALLS (not in $(...): wait needs this shell)
+	local want
+	want=$(( $(awk '$1 == "tick" { t = $2 } END { print t + 0 }' "$BT") + 2 ))
+	CALLS=
+	for _ in $(seq 600); do
+		CALLS=$(awk -v w=$want '$1 == "tick" && $2 >= w { print $4; exit }' "$BT")
+		[ -n "$CALLS" ] && break
+		kill -0 $BTPID 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -n "$CALLS" ] || { echo "bpftrace printed no tick $want in 60 s:" >&2; cat "$BT" >&2; }
 	kill -INT $BTPID
-	# its END and exit take a moment; never wait without a bound (30 s)
 	for _ in $(seq 300); do kill -0 $BTPID 2>/dev/null || break; sleep 0.1; done
 	if kill -0 $BTPID 2>/dev/null; then
-		echo "bpftrace did not stop on SIGINT in 30 s" >&2
+		echo "# bpftrace did not stop on SIGINT in 30 s (the count was read before): killed"
 		kill -KILL $BTPID
 	fi
 	wait $BTPID
-	CALLS=$(awk '/^calls/{print $2}' "$BT")
-	[ -n "$CALLS" ] || cat "$BT" >&2
 }
 
 before=$(perf_dump 0)
