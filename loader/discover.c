@@ -23,7 +23,7 @@ static void update_tai_offset(struct tracer *t)
 	clock_gettime(CLOCK_TAI, &tai);
 	clock_gettime(CLOCK_REALTIME, &rt);
 	*t->bpf.tai_offset_ns = llround((tai.tv_sec - rt.tv_sec) +
-					      (tai.tv_nsec - rt.tv_nsec) / 1e9) * 1000000000LL;
+					(tai.tv_nsec - rt.tv_nsec) / 1e9) * 1000000000LL;
 }
 
 static __s64 ts_ns(const struct timespec *ts)
