@@ -87,32 +87,35 @@ int tracer_discover(struct tracer *t)
 {
 	struct scan sc = { t, sampler_window(&t->smp), 0, false };
 	struct osd_proc one;
+	pid_t pid = t->opt->pid;
+	bool found = false;
 	int n;
 
 	update_tai_offset(t);
 	update_rt_mono_offset(t);
 
-	binaries_begin_scan(&t->bins);
-	proc_table_begin_scan(&t->procs);
-	if (t->opt->pid) {
-		pid_t pid = t->opt->pid;
-
+	if (pid) {
 		/* test build only: OSDHIST_TEST_PID_ERRNO */
 		n = testhook_pid_errno(procs_inspect(t->proc_root, pid, &one));
-		if (n == -ENOENT && !procs_alive(t->proc_root, pid))
-			n = 0;	/* gone: the caller says it has exited */
-		else if (n == -EINVAL) {
+		if (n == -EAGAIN)	/* an exec or exit under way: as it was */
+			return proc_table_live(&t->procs);
+		if (n == -EINVAL) {
 			fprintf(stderr, "osdhist: pid %d is no longer a ceph-osd "
 				"process (-p)\n", pid);
 			return -1;
-		} else if (n < 0) {
+		}
+		if (n < 0 && (n != -ENOENT || procs_alive(t->proc_root, pid))) {
 			fprintf(stderr, "osdhist: cannot inspect pid %d (-p) any more: "
 				"%s\n", pid, strerror(-n));
 			return -1;
-		} else {
-			on_proc(&one, &sc);
 		}
-	} else {
+		found = n == 0;	/* else gone: the caller says it has exited */
+	}
+	binaries_begin_scan(&t->bins);
+	proc_table_begin_scan(&t->procs);
+	if (found) {
+		on_proc(&one, &sc);
+	} else if (!pid) {
 		/* every ceph-osd, however many: nothing but traced ones is kept */
 		n = procs_each(t->proc_root, on_proc, &sc);
 		if (n < 0) {

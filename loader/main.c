@@ -89,6 +89,10 @@ static int check_pid(pid_t pid)
 	else if (err == -EINVAL)
 		fprintf(stderr, "osdhist: pid %d is not a ceph-osd process (-p); %s\n",
 			pid, pick);
+	else if (err == -EAGAIN)
+		fprintf(stderr, "osdhist: pid %d (-p) is a ceph-osd starting or exiting "
+			"right now (no command line yet); run osdhist again in a moment\n",
+			pid);
 	else if (err == -EACCES || err == -EPERM)
 		fprintf(stderr, "osdhist: cannot inspect pid %d (-p): %s; run osdhist "
 			"as root\n", pid, strerror(-err));

@@ -158,11 +158,18 @@ void proc_table_forget_exited(struct proc_table *pt)
 			pt->slot[i--] = pt->slot[--pt->n];
 }
 
+int proc_table_live(const struct proc_table *pt)
+{
+	int n = 0;
+
+	for (int i = 0; i < pt->n; i++)
+		n += !pt->slot[i].dead;
+	return n;
+}
+
 void proc_table_health(const struct proc_table *pt, struct health_report *h)
 {
-	h->osds = pt->untraced;
-	for (int i = 0; i < pt->n; i++)
-		h->osds += !pt->slot[i].dead;
+	h->osds = pt->untraced + proc_table_live(pt);
 	h->untraced = pt->untraced;
 	h->dup = pt->dup;
 }

@@ -67,7 +67,8 @@ bool proc_table_note(struct proc_table *pt, const struct osd_proc *p, bool trace
 void proc_table_end_scan(struct proc_table *pt);
 
 /* OSD id of a traced tgid (dead ones too until forgotten); one started
- * since the last scan is looked up and noted.  -2 if not a ceph-osd. */
+ * since the last scan is looked up and noted.  -2 if not a ceph-osd, or
+ * not yet one that can be told (an exec under way: procs_inspect). */
 int proc_table_osd_of(struct proc_table *pt, pid_t tgid);
 
 /* A snapshot begins: note which processes have exited by now.  Their keys
@@ -78,6 +79,8 @@ void proc_table_note_exited(struct proc_table *pt);
  * OSD id, until the next snapshot retires them. */
 void proc_table_forget_exited(struct proc_table *pt);
 
+/* Traced processes the last scan found. */
+int proc_table_live(const struct proc_table *pt);
 /* osds, untraced and dup of the health report. */
 void proc_table_health(const struct proc_table *pt, struct health_report *h);
 

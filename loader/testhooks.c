@@ -99,6 +99,7 @@ int testhook_pid_errno(int real)
 {
 	static const struct { const char *name; int err; } errs[] = {
 		{ "EACCES", EACCES }, { "EPERM", EPERM }, { "EIO", EIO },
+		{ "EAGAIN", EAGAIN },
 	};
 	static unsigned long calls;
 	const char *spec = getenv("OSDHIST_TEST_PID_ERRNO");

@@ -49,7 +49,9 @@ __u32 testhook_mark_ways(__u32 real);
  * OSDHIST_TEST_PID_ERRNO="EACCES:N" makes the N-th and later looks at the
  * -p process (after the start-up check) fail with that errno (EACCES,
  * EPERM or EIO), as a process that becomes unreadable while traced would;
- * it proves that osdhist then says why in one line.  Not said on stderr.
+ * it proves that osdhist then says why in one line.  EAGAIN stands for a
+ * process caught in the middle of an exec or an exit: osdhist keeps what
+ * it had and looks again at the next rescan.  Not said on stderr.
  */
 int testhook_pid_errno(int real);
 

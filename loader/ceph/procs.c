@@ -156,6 +156,16 @@ int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p)
 	kind = osd_kind(comm, cmdline, n, p->exe);
 	if (kind < 0)
 		return -EINVAL;
+	/*
+	 * exec names the process (comm, exe) before it lays out the new
+	 * program's arguments: for that moment an OSD that is starting has an
+	 * empty command line, as has one whose memory is gone (exiting).  Its
+	 * OSD id is decided once (proctable.c), so not now: the next scan or
+	 * snapshot asks again.  A scan catches this moment now and then
+	 * (issue 26: a restarted OSD's ops all went to "osd.?").
+	 */
+	if (n == 0)
+		return procs_alive(proc_root, pid) ? -EAGAIN : -ENOENT;
 
 	p->pid = pid;
 	p->osd_id = procs_osd_id(cmdline, n);

@@ -34,8 +34,9 @@ ssize_t procs_cmdline(const char *proc_root, pid_t pid, char *buf, size_t size);
 
 /* Is PID an OSD (ceph-osd, ceph-osd-classic, or crimson-osd with
  * p->unsupported set), by comm, the binary's basename or argv[0]?  Fills
- * *p.  0 yes, -ENOENT no such process, -EINVAL not an OSD, other -errno on
- * read errors. */
+ * *p.  0 yes, -ENOENT no such process (or a zombie), -EINVAL not an OSD,
+ * -EAGAIN an OSD whose exec (or exit) is under way, its command line empty:
+ * ask again later; other -errno on read errors. */
 int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p);
 
 /* Calls fn(p, arg) for every OSD process (as procs_inspect) under

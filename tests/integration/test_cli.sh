@@ -227,6 +227,29 @@ check_eq "-p, unreadable while traced: one line on stderr besides the attach" \
 check "-p, unreadable while traced: it names the pid and the cause" \
 	grep -q "^osdhist: cannot inspect pid $(osd_pid "$ID") (-p) any more: Permission denied$" "$WORK/aerr2"
 
+# --- -p of an OSD caught in an exec or an exit at every rescan from the
+# second (EAGAIN, test build: its command line empty, issue 26): osdhist
+# keeps what it had, goes on tracing it and exits 0 at its count
+pid=$(osd_pid "$ID")
+OSDHIST_TEST_PID_ERRNO=EAGAIN:2 timeout 60 "$TESTHOOKS" --json -p "$pid" 1 6 \
+	>"$WORK/gout" 2>"$WORK/gerr" &
+gpid=$!
+for _ in $(seq 100); do grep -q "attached to ceph-osd" "$WORK/gerr" && break; sleep 0.1; done
+w0=$(perf_counter "$ID" osd op_w)
+/usr/bin/python3 "$(dirname "$0")/rados_load.py" writes eagain 20 >/dev/null
+w1=$(perf_counter "$ID" osd op_w)
+wait "$gpid"
+rc=$?
+echo "# -p, EAGAIN: rc $rc, stderr: $(grep -v "attached to ceph-osd" "$WORK/gerr")"
+check_eq "-p, caught in an exec at every rescan: exit 0 at its count" "$rc" 0
+check_eq "-p, caught in an exec at every rescan: nothing on stderr besides the attach" \
+	"$(grep -vc "attached to ceph-osd" "$WORK/gerr")" 0
+check_eq "-p, caught in an exec at every rescan: 6 health lines, each with osds 1" \
+	"$(jq -s '[.[] | select(.type == "health" and .osds == 1)] | length' "$WORK/gout")" 6
+check_eq "-p, caught in an exec at every rescan: its writes still counted as osd.$ID's (op_w delta $((w1 - w0)))" \
+	"$(jq -s --argjson o "$ID" '[.[] | select(.type == "hist" and .osd == $o and .phase == "total" and .class == "write") | .count] | add // 0' "$WORK/gout")" \
+	"$((w1 - w0))"
+
 # --- -p of an OSD this user may not inspect (not root: /proc/PID/exe of
 # another user's process cannot be followed): EACCES at the start-up check,
 # one line naming the pid, the cause and the fix (issue 24)

@@ -49,6 +49,10 @@ static int setup(void **state)
 	/* 15 characters that are not a cut OSD name */
 	proc_exe(109, "ceph-osd-classx", "other", CMD("other"), 'S');
 	proc_exe(110, "ceph-osd-c", "other2", CMD("other2"), 'S');
+	/* named by its exec, its arguments not laid out yet (issue 26), and a
+	 * zombie OSD (its memory, and so its command line, gone) */
+	proc(111, "ceph-osd", "", 0, 'R');
+	proc(112, "ceph-osd", "", 0, 'Z');
 	mkdir(strcat(strcpy((char[256]){0}, root), "/self"), 0755);
 	return 0;
 }
@@ -139,6 +143,8 @@ static void scan_fixture(void **state)
 	assert_non_null(strstr(p[7].unsupported, "crimson-osd"));
 	assert_int_equal(procs_inspect(root, 103, &p[0]), -EINVAL);
 	assert_int_equal(procs_inspect(root, 999, &p[0]), -ENOENT);
+	assert_int_equal(procs_inspect(root, 111, &p[0]), -EAGAIN);
+	assert_int_equal(procs_inspect(root, 112, &p[0]), -ENOENT);
 }
 
 static void alive_and_zombies(void **state)

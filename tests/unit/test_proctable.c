@@ -94,6 +94,23 @@ static void unknown_tgid_is_looked_up(void **state)
 	assert_int_equal(pt.n, 1);
 }
 
+/* A snapshot that meets the ops of an OSD caught in its exec (comm set,
+ * command line still empty) leaves it unknown for now rather than decide
+ * it has no id: the OSD id is decided once (issue 26). */
+static void exec_under_way_is_not_decided(void **state)
+{
+	struct proc_table pt;
+
+	(void)state;
+	proc_table_init(&pt, root, false);
+	proc(206, "ceph-osd", "", 0, 'R');
+	assert_int_equal(proc_table_osd_of(&pt, 206), -2);
+	assert_int_equal(pt.n, 0);
+	fx_put(root, "206/cmdline", CMD("ceph-osd\0-i\0" "21"));
+	assert_int_equal(proc_table_osd_of(&pt, 206), 21);
+	assert_int_equal(pt.n, 1);
+}
+
 static void snapshot_forgets_the_exited(void **state)
 {
 	struct health_report h = { 0 };
@@ -222,6 +239,7 @@ int run_proctable_tests(void)
 		/* a fresh fixture each: the last one kills processes */
 		cmocka_unit_test_setup_teardown(rescan_marks_the_missing_dead, setup, teardown),
 		cmocka_unit_test_setup_teardown(unknown_tgid_is_looked_up, setup, teardown),
+		cmocka_unit_test_setup_teardown(exec_under_way_is_not_decided, setup, teardown),
 		cmocka_unit_test_setup_teardown(snapshot_forgets_the_exited, setup, teardown),
 		cmocka_unit_test_setup_teardown(untraced_take_no_slot, setup, teardown),
 		cmocka_unit_test_setup_teardown(duplicate_ids_are_reported, setup, teardown),
