@@ -124,6 +124,20 @@ check_osds() { # MSG
 	fail "$1: the host's ceph-osd processes never stood still for the osds check"
 }
 
+# What osdhist said and counted when an exact count failed: the snapshots
+# of the window (every series, not only osd.$ID's), its stderr, and the
+# keys of PID in its maps, so a failure on CI can be read from its log.
+diagnose() { # FROM TO PID
+	echo "# diagnosis: snapshot lines $(($1 + 1))..$2 (hist totals by osd, health):"
+	sed -n "$(($1 + 1)),$2p" "$TOUT" | jq -c 'select(.type == "hist" and .phase == "total")
+		| {time, osd, class, count}, select(.type == "health")' | sed 's/^/#   /'
+	echo "# diagnosis: osdhist stderr (last 30 lines):"
+	tail -n 30 "$TERR" | sed 's/^/#   /'
+	echo "# diagnosis: keys of pid $3: hists $(keys_of "$HISTS" "$3"), inflight $(keys_of "$INFLIGHT" "$3"), marks $(marks_of "$3")"
+	echo "# diagnosis: /proc/$3: comm '$(cat "/proc/$3/comm" 2>&1)', exe '$(readlink "/proc/$3/exe" 2>&1)'," \
+		"cmdline '$(tr '\0' ' ' <"/proc/$3/cmdline" 2>&1)'"
+}
+
 l_first=$(oh_snap) || { fail "first snapshot"; finish; }
 loss0=$(health_at "$l_first" losses) if0=$(health_at "$l_first" insert_failed)
 unk0=$(health_at "$l_first" unknown_proc_ops)
@@ -160,6 +174,7 @@ for r in $(seq "$RESTARTS"); do
 	check_eq "restart $r: op_w delta = $K canaries" "$((w1 - w0))" "$K"
 	check_eq "restart $r: osdhist writes of osd.$ID = op_w delta" "$got" "$((w1 - w0))"
 	check_eq "restart $r: osdhist sees nothing else on osd.$ID" "$all" "$got"
+	[ "$got" = "$((w1 - w0))" ] || diagnose "$l0" "$l1" "$new"
 
 	wait "$wpid"
 	check_eq "restart $r: after a snapshot read once pid $old had died, its keys in hists/inflight/marks" \
