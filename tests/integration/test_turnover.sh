@@ -95,8 +95,13 @@ watch_reap() { # PID
 	echo "$(keys_of "$HISTS" "$1") $(keys_of "$INFLIGHT" "$1") $(marks_of "$1")"
 }
 
-# Live ceph-osd processes on the host, as osdhist counts them.
-live_osds() { ps -C ceph-osd -o pid=,stat= | awk '$2 !~ /^[ZX]/ {print $1}' | sort -n | xargs; }
+# Live OSD processes on the host, as osdhist counts them: by the names it
+# knows (loader/ceph/procs.c), crimson-osd too (another test suite's
+# test_cli starts one: counted, untraced).
+live_osds() {
+	ps -C ceph-osd,ceph-osd-classi,crimson-osd -o pid=,stat= |
+		awk '$2 !~ /^[ZX]/ {print $1}' | sort -n | xargs
+}
 
 # The health line's "osds" equals the ceph-osd processes running on the
 # host (1 if no other cluster runs): the dead process was forgotten.  The
