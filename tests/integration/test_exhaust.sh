@@ -115,6 +115,7 @@ check "the real OSD's binary (inode $OSDINO, pid $REAL) attached before the firs
 	grep -q "attached to ceph-osd $W/osdbin/ceph-osd .*inode $OSDINO) seen in pid $REAL" "$W/first.err"
 
 # --- the restart: traced from the new process's first op
+t_stop=$(date +%s.%N)
 "$CLUSTER_SH" restart-osd "$CLUSTER_DIR" "$ID" >/dev/null || { fail "restart of osd.$ID"; finish; }
 NEW=$(osd_pid "$ID")
 check "the restarted OSD's pid ($NEW) is higher than the fakes'" [ "$NEW" -gt "$FAKE_MAX" ]
@@ -162,7 +163,7 @@ check_eq "osdhist refused each bomb once, in one line" \
 kill -INT "$TPID"
 wait "$TPID"
 check_eq "osdhist exits 0 on SIGINT" "$?" 0
-no_bad_verify "among the fakes" "$ID"
+no_bad_verify "among the fakes" "$ID" "$REAL" "$t_stop"
 check "osd.$ID survived" kill -0 "$(osd_pid "$ID")"
 
 # --- the yardstick: the same start with the fakes gone
