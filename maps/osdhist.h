@@ -277,7 +277,22 @@ _Static_assert(NR_OPCODES <= OPCOUNT_SLOTS, "op_counts: too many op codes");
 	/* sizeof(OSDOp), the vector's stride; 0: unknown */		\
 	X(OFF_OSDOP_SIZE, osdop_size, FEAT_OPTYPES)			\
 	/* OSDOp::rval (s32); 0: unknown */				\
-	X(OFF_OSDOP_RVAL, osdop_rval, FEAT_OPTYPES)
+	X(OFF_OSDOP_RVAL, osdop_rval, FEAT_OPTYPES)			\
+	/* A call op's class.method, the first bytes of its input:	\
+	 * OSDOp::indata (buffer::list) */				\
+	X(OFF_OSDOP_INDATA, osdop_indata, FEAT_CALLS)			\
+	/* OSDOp::op.cls.class_len (u8; method_len is the next byte) */	\
+	X(OFF_OSDOP_CLS, osdop_cls, FEAT_CALLS)				\
+	/* list::_buffers' first ptr_node* (the list itself if empty) */	\
+	X(OFF_BL_FIRST, bl_first, FEAT_CALLS)				\
+	/* the buffer::ptr inside a ptr_node */				\
+	X(OFF_NODE_PTR, node_ptr, FEAT_CALLS)				\
+	/* ptr::_raw (buffer::raw*), _off and _len (u32) */		\
+	X(OFF_PTR_RAW, ptr_raw, FEAT_CALLS)				\
+	X(OFF_PTR_OFF, ptr_off, FEAT_CALLS)				\
+	X(OFF_PTR_LEN, ptr_len, FEAT_CALLS)				\
+	/* raw::data (char*) */						\
+	X(OFF_RAW_DATA, raw_data, FEAT_CALLS)
 
 #define OSDHIST_OFF_FIELD(id, field, need) __u32 field;
 struct osd_offsets {

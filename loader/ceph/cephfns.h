@@ -18,6 +18,7 @@ enum osd_feature {
 	FEAT_POOL,	/* -P */
 	FEAT_PHASES,	/* --phases */
 	FEAT_OPTYPES,	/* per-op-type counting */
+	FEAT_CALLS,	/* a call op's class.method: derived, not yet read */
 	NR_FEATS,	/* the optional ones */
 	FEAT_TRACE = NR_FEATS,
 };
@@ -75,9 +76,34 @@ enum osd_feature {
 	  "_ZN5OSDOp28split_osd_op_vector_out_dataERSt6vectorIS_SaIS_EERN4ceph6buffer7v15_2_04listE") \
 	X(CF_FILL_IN_COPY_GET_NOENT, "PrimaryLogPG::fill_in_copy_get_noent", DERIVE_READ(read_noent), \
 	  "_ZN12PrimaryLogPG22fill_in_copy_get_noentERN5boost13intrusive_ptrI9OpRequestEE9hobject_tR5OSDOp") \
-	/* OpInfo::set_from_op(const vector<OSDOp>&, ...) */ \
-	X(CF_SET_FROM_OP_VEC, "OpInfo::set_from_op(vector)", DERIVE_CALLEE, \
+	/* OpInfo::set_from_op(const vector<OSDOp>&, ...): 18.x on */ \
+	X(CF_SET_FROM_OP_VEC, "OpInfo::set_from_op(vector)", DERIVE_READ(read_sfv), \
 	  "_ZN6OpInfo11set_from_opERKSt6vectorI5OSDOpSaIS1_EERK4pg_tRK6OSDMap") \
+	/* operator<<(std::ostream&, const OSDOp&) */ \
+	X(CF_OSDOP_PRINT, "operator<<(ostream&, OSDOp)", DERIVE_READ(read_op_print), \
+	  "_ZlsRSoRK5OSDOp") \
+	/* bufferlist internals (src/common/buffer.cc, in ceph-osd itself) */ \
+	X(CF_LIST_ITER_IMPL, "buffer::list::iterator_impl<false>::iterator_impl", \
+	  DERIVE_READ(read_iter_impl), \
+	  "_ZN4ceph6buffer7v15_2_04list13iterator_implILb0EEC2EPS2_j") \
+	X(CF_LIST_C_STR, "buffer::list::c_str", DERIVE_READ(read_list_c_str), \
+	  "_ZN4ceph6buffer7v15_2_04list5c_strEv") \
+	X(CF_LIST_WRITE, "buffer::list::write", DERIVE_READ(read_list_write), \
+	  "_ZNK4ceph6buffer7v15_2_04list5writeEiiRSo") \
+	X(CF_PTR_C_STR, "buffer::ptr::c_str", DERIVE_READ(read_ptr_c_str), \
+	  "_ZN4ceph6buffer7v15_2_03ptr5c_strEv") \
+	X(CF_PTR_C_STR_CONST, "buffer::ptr::c_str const", DERIVE_READ(read_ptr_c_str_const), \
+	  "_ZNK4ceph6buffer7v15_2_03ptr5c_strEv") \
+	X(CF_PTR_AT, "buffer::ptr::operator[]", DERIVE_READ(read_ptr_at), \
+	  "_ZN4ceph6buffer7v15_2_03ptrixEj") \
+	X(CF_PTR_COPY_OUT, "buffer::ptr::copy_out", DERIVE_READ(read_ptr_copy_out), \
+	  "_ZNK4ceph6buffer7v15_2_03ptr8copy_outEjjPc") \
+	/* list::iterator::iterator(list*, unsigned) */ \
+	X(CF_LIST_ITERATOR, "buffer::list::iterator::iterator", DERIVE_CALLEE, \
+	  "_ZN4ceph6buffer7v15_2_04list8iteratorC1EPS2_j") \
+	/* list::iterator_impl<false>::copy(unsigned, std::string&) */ \
+	X(CF_ITER_COPY_STRING, "buffer::list::iterator_impl<false>::copy", DERIVE_CALLEE, \
+	  "_ZN4ceph6buffer7v15_2_04list13iterator_implILb0EE4copyEjRNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE") \
 	/* OSDOp::clear_data<vector<OSDOp>> */ \
 	X(CF_OSDOP_CLEAR_DATA, "OSDOp::clear_data", DERIVE_CALLEE, \
 	  "_ZN5OSDOp10clear_dataISt6vectorIS_SaIS_EEEEvRT_") \

@@ -86,6 +86,15 @@ struct facts {
 	struct fact sf_ops, cb_ops;		/* MOSDOp::ops */
 	struct fact merge_size, split_size;	/* sizeof(OSDOp) */
 	struct fact noent_rval;			/* OSDOp::rval */
+	/* a call's class.method: indata and class_len of the OSDOp as
+	 * operator<<(OSDOp) reads them, and as set_from_op (16: the MOSDOp
+	 * overload, 18 on: the vector one) does, there relative to an
+	 * element: offsets modulo sizeof(OSDOp) */
+	struct fact pr_indata, pr_cls;
+	struct fact sf_indata, sf_cls, sfv_indata, sfv_cls;
+	/* the buffer::list, ptr_node, ptr and raw fields on the way */
+	struct fact it_first, lc_first, lc_node_ptr, lc_len, lw_node_ptr, lw_len;
+	struct ptr_reads { struct fact raw, data, u32[2]; } pc, pcc, pat, pco;
 };
 
 /* A pair of 4-byte loads at off and off + 4 from node base: a utime_t
@@ -327,6 +336,198 @@ static void read_sub(const struct symtrace *t, struct fact *f)
 		set(f, hi);
 }
 
+/* --- a call op's class.method (OSDOp::indata, then bufferlist internals) */
+
+/* How a function reads a call op's class.method: a call of `first` whose
+ * argument fa is X + indata (X an OSDOp, or an element of the op vector),
+ * then a call of `then` passing u8 [X + class_len] as argument ta, and the
+ * next passing u8 [X + class_len + 1] (method_len); first and then may be
+ * one function.  Sets indata, cls. */
+struct call_question {
+	uint64_t first, then;
+	int fa, ta;
+};
+
+static bool u8_load_of(const struct symtrace *t, struct sval v, int base, int64_t *off)
+{
+	return v.node >= 0 && v.add == 0 && t->nodes[v.node].size == 1 &&
+	       st_is_load_of(t, v.node, base, off);
+}
+
+static void read_call(const struct symtrace *t, const struct call_question *q,
+		      struct fact *indata, struct fact *cls)
+{
+	int x = -1;
+	bool seen = false;
+	int64_t in = 0, c = 0;
+
+	for (int i = 0; i < t->nev && q->first && q->then; i++) {
+		const struct st_event *e = &t->ev[i];
+		int64_t off;
+
+		if (e->type != EV_CALL || !e->target)
+			continue;
+		if (seen && e->target == q->then && u8_load_of(t, e->args[q->ta], x, &off) &&
+		    off == c + 1) {
+			set(indata, in);
+			set(cls, c);
+			return;
+		}
+		if (e->target == q->first && e->args[q->fa].node >= 0 &&
+		    t->nodes[e->args[q->fa].node].kind != N_SP) {
+			x = e->args[q->fa].node;
+			in = e->args[q->fa].add;
+			seen = false;
+		}
+		if (x >= 0 && !seen && e->target == q->then &&
+		    u8_load_of(t, e->args[q->ta], x, &off)) {
+			c = off;
+			seen = true;
+		}
+	}
+}
+
+/* operator<<(std::ostream&, const OSDOp& op), CEPH_OSD_OP_CALL:
+ * `op.indata.write(0, op.op.cls.class_len, out); out << ".";
+ *  op.indata.write(op.op.cls.class_len, op.op.cls.method_len, out);` */
+static void read_op_print(const struct symtrace *t, const struct derive_in *in,
+			  struct facts *fx)
+{
+	const struct call_question q = { in->fn[CF_LIST_WRITE].vaddr, in->fn[CF_LIST_WRITE].vaddr,
+					 ARG_RDI, ARG_RDX };
+
+	read_call(t, &q, &fx->pr_indata, &fx->pr_cls);
+}
+
+/* OpInfo::set_from_op's CEPH_OSD_OP_CALL case: `bp = iter->indata.begin();
+ * bp.copy(iter->op.cls.class_len, cname); bp.copy(iter->op.cls.method_len,
+ * mname);` -- a list::iterator made on X + indata, then two copies. */
+static void set_from_op_call(const struct symtrace *t, const struct derive_in *in,
+			     struct fact *indata, struct fact *cls)
+{
+	const struct call_question q = { in->fn[CF_LIST_ITERATOR].vaddr,
+					 in->fn[CF_ITER_COPY_STRING].vaddr, ARG_RSI, ARG_RSI };
+
+	read_call(t, &q, indata, cls);
+}
+
+static void read_sfv(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
+{
+	set_from_op_call(t, in, &fx->sfv_indata, &fx->sfv_cls);
+}
+
+/* list::iterator_impl<false>(list *l, unsigned o): `bl(l),
+ * ls(&bl->_buffers), p(ls->begin())` -- the one 8-byte load from l, the
+ * first node, stored into the iterator. */
+static void read_iter_impl(const struct symtrace *t, const struct derive_in *in,
+			   struct facts *fx)
+{
+	int self = st_arg(t, ARG_RDI), ls = st_arg(t, ARG_RSI);
+
+	(void)in;
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+		int64_t off;
+
+		if (e->type == EV_STORE && e->base == self && e->src.add == 0 &&
+		    e->src.node >= 0 && t->nodes[e->src.node].size == 8 &&
+		    st_is_load_of(t, e->src.node, ls, &off))
+			set(&fx->it_first, off);
+	}
+}
+
+/* The first 4-byte load from node n: ptr::_len read through a ptr_node. */
+static struct fact u32_of(const struct symtrace *t, int n)
+{
+	for (int i = 0; i < t->nev; i++)
+		if (t->ev[i].type == EV_LOAD && t->ev[i].size == 4 && t->ev[i].base == n)
+			return (struct fact){ 1, t->ev[i].off };
+	return (struct fact){ 0, 0 };
+}
+
+/* list::c_str(): `return _buffers.front().c_str();` (after a rebuild when
+ * the list has more than one node; 18 on first compare the first node's
+ * length with the list's) -- a tail call of ptr::c_str() on
+ * [this + first] + ptr. */
+static void read_list_c_str(const struct symtrace *t, const struct derive_in *in,
+			    struct facts *fx)
+{
+	int self = st_arg(t, ARG_RDI);
+
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+		int64_t f;
+
+		if (e->type == EV_CALL && e->target && e->target == in->fn[CF_PTR_C_STR].vaddr &&
+		    e->args[0].node >= 0 && t->nodes[e->args[0].node].size == 8 &&
+		    st_is_load_of(t, e->args[0].node, self, &f)) {
+			struct fact len = u32_of(t, e->args[0].node);
+
+			set(&fx->lc_first, f);
+			set(&fx->lc_node_ptr, e->args[0].add);
+			if (len.ok)
+				set(&fx->lc_len, len.v);
+			return;
+		}
+	}
+}
+
+/* list::write(int off, int len, ostream& out): for each node of a
+ * substr_of copy, `if (node.length()) out.write(node.c_str(), node.length())`
+ * -- ptr::c_str() const on node + ptr, after a 4-byte read of the node
+ * (ptr::_len through the node). */
+static void read_list_write(const struct symtrace *t, const struct derive_in *in,
+			    struct facts *fx)
+{
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+		int n = e->args[0].node;
+
+		if (e->type == EV_CALL && e->target &&
+		    e->target == in->fn[CF_PTR_C_STR_CONST].vaddr && n >= 0 &&
+		    t->nodes[n].kind == N_LOAD) {
+			struct fact len = u32_of(t, n);
+
+			set(&fx->lw_node_ptr, e->args[0].add);
+			if (len.ok)
+				set(&fx->lw_len, len.v);
+			return;
+		}
+	}
+}
+
+/* ptr::c_str(), ptr::operator[](n), ptr::copy_out(o, l, dest): `_raw->
+ * get_data() + _off (+ n)`, after `ceph_assert(_raw)` and, in the latter
+ * two, a bound check against _len -- an 8-byte load of this (_raw) whose
+ * node is loaded from (raw::data), and the 4-byte fields of this read:
+ * _off alone, or _off and _len. */
+static void read_ptr(const struct symtrace *t, struct ptr_reads *r)
+{
+	int self = st_arg(t, ARG_RDI), nu = 0;
+	int64_t u[2];
+
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+		int64_t off;
+
+		if (e->type != EV_LOAD || e->base < 0)
+			continue;
+		if (e->size == 4 && e->base == self) {
+			if (!(nu > 0 && u[0] == e->off) && !(nu > 1 && u[1] == e->off) && nu < 2)
+				u[nu++] = e->off;
+			else if (nu == 2 && u[0] != e->off && u[1] != e->off)
+				nu = 3;		/* a third field: no answer */
+		}
+		if (e->size == 8 && t->nodes[e->base].size == 8 &&
+		    st_is_load_of(t, e->base, self, &off)) {
+			set(&r->raw, off);
+			set(&r->data, e->off);
+		}
+	}
+	for (int k = 0; k < nu && nu <= 2; k++)
+		set(&r->u32[k], u[k]);
+}
+
 /* OpInfo::set_from_op(const MOSDOp *m, const OSDMap&): since 18 it calls the
  * overload on `m->ops` (an address inside m); in 16 the loop is inline:
  * begin = [m + F], end = [m + F + 8], and each op's code (the u16 at the
@@ -351,6 +552,7 @@ static void read_sf(const struct symtrace *t, const struct derive_in *in, struct
 				set(&fx->sf_ops, f);
 		}
 	}
+	set_from_op_call(t, in, &fx->sf_indata, &fx->sf_cls);
 }
 
 /* MOSDOp::clear_buffers(): `OSDOp::clear_data(ops);` -- this + ops passed
@@ -401,6 +603,10 @@ READ_INTO(read_ec_sub, read_sub, sub[1])
 READ_INTO(read_ecswitch_sub, read_sub, sub[2])
 READ_INTO(read_merge_out, read_osdop_size, merge_size)
 READ_INTO(read_split_out, read_osdop_size, split_size)
+READ_INTO(read_ptr_c_str, read_ptr, pc)
+READ_INTO(read_ptr_c_str_const, read_ptr, pcc)
+READ_INTO(read_ptr_at, read_ptr, pat)
+READ_INTO(read_ptr_copy_out, read_ptr, pco)
 #undef READ_INTO
 
 /* PrimaryLogPG::fill_in_copy_get_noent(OpRequestRef&, hobject_t, OSDOp& osd_op):
@@ -690,18 +896,145 @@ static void witnesses_osdop_size(const struct derive_in *in, const struct facts 
 	add(w, CF_OSDOP_SPLIT_OUT, in, fx->split_size);
 }
 
+/* sizeof(OSDOp) as both out_data functions agree on it, else none. */
+static struct fact osdop_size(const struct facts *fx)
+{
+	return fx->merge_size.ok && fx->split_size.ok && fx->merge_size.v == fx->split_size.v ?
+	       fx->merge_size : (struct fact){ 0, 0 };
+}
+
 static void witnesses_osdop_rval(const struct derive_in *in, const struct facts *fx,
 				 struct offset_witnesses *w)
 {
-	/* the size both agree on, else no layout witness */
-	struct fact size = fx->merge_size.ok && fx->split_size.ok &&
-			   fx->merge_size.v == fx->split_size.v ?
-			   fx->merge_size : (struct fact){ 0, 0 };
+	struct fact size = osdop_size(fx);
 
 	add(w, CF_FILL_IN_COPY_GET_NOENT, in, fx->noent_rval);
 	if (in->fn[CF_OSDOP_MERGE_OUT].vaddr || in->fn[CF_OSDOP_SPLIT_OUT].vaddr)
 		add_as(w, CF_NONE, in, rval_last_member(size),
 		       "sizeof(OSDOp) - 8 (rval is its last member)");
+}
+
+/* set_from_op reads an element of the op vector, begin + k * sizeof(OSDOp)
+ * with k unknown to a linear pass: its field is the offset modulo the size. */
+static struct fact in_element(struct fact raw, struct fact size)
+{
+	return (struct fact){ raw.ok && size.ok && size.v > 0, size.v > 0 ? raw.v % size.v : 0 };
+}
+
+/* OSDOp's declaration ends `bufferlist indata, outdata; errorcode32_t
+ * rval;` and a buffer::list is 0x20 bytes in its ABI-versioned namespace
+ * (v15_2_0: _buffers' head 16, _carriage 8, _len and _num 4 each). */
+#define BUFFER_LIST_SIZE	0x20
+
+static struct fact indata_before_end(struct fact size)
+{
+	return (struct fact){ size.ok && size.v >= 2 * BUFFER_LIST_SIZE + 8,
+			      size.v - 2 * BUFFER_LIST_SIZE - 8 };
+}
+
+static void witnesses_osdop_indata(const struct derive_in *in, const struct facts *fx,
+				   struct offset_witnesses *w)
+{
+	struct fact size = osdop_size(fx);
+
+	add(w, CF_OSDOP_PRINT, in, fx->pr_indata);
+	add(w, CF_SET_FROM_OP, in, in_element(fx->sf_indata, size));
+	add(w, CF_SET_FROM_OP_VEC, in, in_element(fx->sfv_indata, size));
+	if (in->fn[CF_OSDOP_MERGE_OUT].vaddr || in->fn[CF_OSDOP_SPLIT_OUT].vaddr)
+		add_as(w, CF_NONE, in, indata_before_end(size),
+		       "sizeof(OSDOp) - 0x48 (indata, outdata, rval end it)");
+}
+
+/* The wire format (rados.h, packed): struct ceph_osd_op { __le16 op;
+ * __le32 flags; union { ... struct { __u8 class_len; __u8 method_len; ...}
+ * cls; ... }; } -- OSDOp starts with it. */
+#define WIRE_CLASS_LEN		6
+
+static void witnesses_osdop_cls(const struct derive_in *in, const struct facts *fx,
+				struct offset_witnesses *w)
+{
+	struct fact size = osdop_size(fx);
+
+	add(w, CF_OSDOP_PRINT, in, fx->pr_cls);
+	add(w, CF_SET_FROM_OP, in, in_element(fx->sf_cls, size));
+	add(w, CF_SET_FROM_OP_VEC, in, in_element(fx->sfv_cls, size));
+	add_as(w, CF_NONE, in, abi(WIRE_CLASS_LEN), "the wire format of ceph_osd_op");
+}
+
+static void witnesses_bl_first(const struct derive_in *in, const struct facts *fx,
+			       struct offset_witnesses *w)
+{
+	add(w, CF_LIST_ITER_IMPL, in, fx->it_first);
+	add(w, CF_LIST_C_STR, in, fx->lc_first);
+}
+
+static void witnesses_node_ptr(const struct derive_in *in, const struct facts *fx,
+			       struct offset_witnesses *w)
+{
+	add(w, CF_LIST_C_STR, in, fx->lc_node_ptr);
+	add(w, CF_LIST_WRITE, in, fx->lw_node_ptr);
+}
+
+static void witnesses_ptr_raw(const struct derive_in *in, const struct facts *fx,
+			      struct offset_witnesses *w)
+{
+	add(w, CF_PTR_C_STR, in, fx->pc.raw);
+	add(w, CF_PTR_C_STR_CONST, in, fx->pcc.raw);
+	add(w, CF_PTR_AT, in, fx->pat.raw);
+	add(w, CF_PTR_COPY_OUT, in, fx->pco.raw);
+}
+
+/* c_str reads one 4-byte field, _off; operator[] and copy_out two. */
+static struct fact only_u32(const struct ptr_reads *r)
+{
+	return r->u32[1].ok ? (struct fact){ 0, 0 } : r->u32[0];
+}
+
+static void witnesses_ptr_off(const struct derive_in *in, const struct facts *fx,
+			      struct offset_witnesses *w)
+{
+	add(w, CF_PTR_C_STR, in, only_u32(&fx->pc));
+	add(w, CF_PTR_C_STR_CONST, in, only_u32(&fx->pcc));
+}
+
+/* Of the two 4-byte fields r reads, the one that is not _off (c_str's). */
+static struct fact other_u32(const struct ptr_reads *r, struct fact off)
+{
+	if (!off.ok || !r->u32[0].ok || !r->u32[1].ok)
+		return (struct fact){ 0, 0 };
+	return r->u32[0].v == off.v ? r->u32[1] : r->u32[1].v == off.v ? r->u32[0] :
+	       (struct fact){ 0, 0 };
+}
+
+/* ptr::_len read through a ptr_node: its offset in the node less the ptr's. */
+static struct fact in_ptr(struct fact in_node, struct fact node_ptr)
+{
+	return (struct fact){ in_node.ok && node_ptr.ok && in_node.v >= node_ptr.v,
+			      in_node.v - node_ptr.v };
+}
+
+static void witnesses_ptr_len(const struct derive_in *in, const struct facts *fx,
+			      struct offset_witnesses *w)
+{
+	struct fact off = only_u32(&fx->pc);
+
+	if (in->fn[CF_PTR_C_STR].vaddr) {
+		add_as(w, CF_PTR_AT, in, other_u32(&fx->pat, off), "%s+%s",
+		       ceph_fn_pretty[CF_PTR_AT], ceph_fn_pretty[CF_PTR_C_STR]);
+		add_as(w, CF_PTR_COPY_OUT, in, other_u32(&fx->pco, off), "%s+%s",
+		       ceph_fn_pretty[CF_PTR_COPY_OUT], ceph_fn_pretty[CF_PTR_C_STR]);
+	}
+	add(w, CF_LIST_C_STR, in, in_ptr(fx->lc_len, fx->lc_node_ptr));
+	add(w, CF_LIST_WRITE, in, in_ptr(fx->lw_len, fx->lw_node_ptr));
+}
+
+static void witnesses_raw_data(const struct derive_in *in, const struct facts *fx,
+			       struct offset_witnesses *w)
+{
+	add(w, CF_PTR_C_STR, in, fx->pc.data);
+	add(w, CF_PTR_C_STR_CONST, in, fx->pcc.data);
+	add(w, CF_PTR_AT, in, fx->pat.data);
+	add(w, CF_PTR_COPY_OUT, in, fx->pco.data);
 }
 
 /* A row without its witnesses_FIELD() does not compile. */

@@ -412,9 +412,40 @@ static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[N
 	clobber_written(h, in, reg);
 }
 
+/*
+ * GCC places epilogues (pops of callee-saved registers, then ret or a tail
+ * jmp) in the middle of a function, and the code after one is reached only
+ * by jumps from the body, where the callee-saved registers still hold what
+ * the body gave them (an argument kept in %rbx, say).  So the pass goes on
+ * after an exit with the registers as they were before its epilogue began,
+ * as it goes on after any jump with the state of the code before it.
+ * 0: a body instruction; 1: part of an epilogue (pop, or a change of
+ * %rsp); 2: the exit itself.
+ */
+static int leaves(const cs_insn *in, uint64_t fn_lo, uint64_t fn_hi)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o0 = x->op_count > 0 ? &x->operands[0] : NULL;
+	int w;
+
+	switch (in->id) {
+	case X86_INS_RET:
+		return 2;
+	case X86_INS_JMP:
+		/* out of the function: a tail call */
+		return o0 && o0->type == X86_OP_IMM &&
+		       ((uint64_t)o0->imm < fn_lo || (uint64_t)o0->imm >= fn_hi) ? 2 : 0;
+	case X86_INS_POP:
+		return 1;
+	case X86_INS_ADD: case X86_INS_SUB: case X86_INS_LEA:
+		return o0 && o0->type == X86_OP_REG && gpr_of(o0->reg, &w) == R_RSP;
+	}
+	return 0;
+}
+
 int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrace *t)
 {
-	struct sval reg[NR_GPR];
+	struct sval reg[NR_GPR], body[NR_GPR];
 	struct consts c;
 	uint32_t ncalls = 0;
 	uint64_t addr = vaddr;
@@ -441,6 +472,7 @@ int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrac
 		reg[arg_gpr[k]] = (struct sval){ intern(t, N_ARG, 8, -1, k), 0 };
 	reg[R_RSP] = (struct sval){ intern(t, N_SP, 8, -1, 0), 0 };
 
+	memcpy(body, reg, sizeof(body));
 	while (left && cs_disasm_iter(h, &p, &left, &addr, in)) {
 		if (++t->ninsns > ST_MAX_INSNS) {
 			t->truncated = 1;
@@ -448,6 +480,14 @@ int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrac
 		}
 		track_consts(h, t, in, &c, ncalls);
 		step(h, t, in, reg, &ncalls, vaddr, vaddr + len);
+		switch (leaves(in, vaddr, vaddr + len)) {
+		case 0:
+			memcpy(body, reg, sizeof(body));
+			break;
+		case 2:
+			memcpy(reg, body, sizeof(body));
+			break;
+		}
 	}
 	cs_free(in, 1);
 	cs_close(&h);

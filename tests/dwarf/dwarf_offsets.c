@@ -35,7 +35,8 @@
 #include <unistd.h>
 
 /* The types osdhist reads, by qualified name ("::" between scopes). */
-enum { T_OPREQUEST, T_OPINFO, T_MESSAGE, T_MSGHDR, T_REPMODIFY, T_MOSDOP, T_OSDOP, NR_TYPES };
+enum { T_OPREQUEST, T_OPINFO, T_MESSAGE, T_MSGHDR, T_REPMODIFY, T_MOSDOP, T_OSDOP,
+       T_BL, T_PTR_NODE, T_PTR, T_RAW, NR_TYPES };
 static const char *const type_name[NR_TYPES] = {
 	[T_OPREQUEST] = "OpRequest",
 	[T_OPINFO] = "OpInfo",
@@ -44,6 +45,10 @@ static const char *const type_name[NR_TYPES] = {
 	[T_REPMODIFY] = "ReplicatedBackend::RepModify",
 	[T_MOSDOP] = "_mosdop::MOSDOp<std::vector<OSDOp, std::allocator<OSDOp> > >",
 	[T_OSDOP] = "OSDOp",
+	[T_BL] = "ceph::buffer::v15_2_0::list",
+	[T_PTR_NODE] = "ceph::buffer::v15_2_0::ptr_node",
+	[T_PTR] = "ceph::buffer::v15_2_0::ptr",
+	[T_RAW] = "ceph::buffer::v15_2_0::raw",
 };
 
 struct found {
@@ -180,6 +185,75 @@ static void print_member(const char *field, int t, const char *member, int t2,
 	}
 	printf("%s = 0x%" PRIx64 "  (DWARF: %s.%s%s%s)\n", field, (uint64_t)(a + b),
 	       type_name[t], member, member2 ? "." : "", member2 ? member2 : "");
+}
+
+/* --- paths of members, through anonymous unions and base classes ---------- */
+
+static int strip(Dwarf_Die *t);
+
+/* The direct member NAME of ST ("" for an unnamed one, an anonymous union),
+ * or its base class of that name: its offset and its type.  A union's
+ * members may have no location: they are at 0. */
+static int direct(Dwarf_Die *st, const char *name, Dwarf_Word *off, Dwarf_Die *type)
+{
+	bool in_union = dwarf_tag(st) == DW_TAG_union_type;
+	Dwarf_Die child;
+
+	if (dwarf_child(st, &child))
+		return -1;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *n = dwarf_diename(&child);
+		Dwarf_Attribute a;
+
+		if (tag == DW_TAG_inheritance) {
+			if (!dwarf_attr(&child, DW_AT_type, &a) || !dwarf_formref_die(&a, type) ||
+			    strip(type) < 0 || !(n = dwarf_diename(type)) || strcmp(n, name))
+				continue;
+		} else if (tag != DW_TAG_member || (*name ? !n || strcmp(n, name) : n != NULL)) {
+			continue;
+		}
+		*off = 0;
+		if (dwarf_attr(&child, DW_AT_data_member_location, &a)) {
+			if (dwarf_formudata(&a, off))
+				return -1;
+		} else if (!in_union) {
+			return -1;
+		}
+		if (!dwarf_attr_integrate(&child, DW_AT_type, &a) || !dwarf_formref_die(&a, type) ||
+		    strip(type) < 0)
+			return -1;
+		return 0;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return -1;
+}
+
+/* FIELD = the offset of the member path (NULL-terminated, "." joined in
+ * the message) from type T. */
+static void print_path(const char *field, int t, const char *const *path)
+{
+	Dwarf_Die cur = types[t].die, next;
+	Dwarf_Word total = 0, off;
+	char shown[256] = "";
+	size_t o = 0;
+	int ok = types[t].ok;
+
+	for (int i = 0; path[i]; i++) {
+		o += (size_t)snprintf(shown + o, o < sizeof(shown) ? sizeof(shown) - o : 0, ".%s",
+				      *path[i] ? path[i] : "(union)");
+		if (ok && direct(&cur, path[i], &off, &next) == 0) {
+			total += off;
+			cur = next;
+		} else {
+			ok = 0;
+		}
+	}
+	if (!ok) {
+		printf("%s = ?  (DWARF: no %s%s)\n", field, type_name[t], shown);
+		failures++;
+		return;
+	}
+	printf("%s = 0x%" PRIx64 "  (DWARF: %s%s)\n", field, (uint64_t)total, type_name[t], shown);
 }
 
 /* --- stack offsets of parameters at function entry ------------------------ */
@@ -626,6 +700,14 @@ int main(int argc, char **argv)
 		failures++;
 	}
 	print_member("osdop_rval", T_OSDOP, "rval", 0, NULL);
+	print_member("osdop_indata", T_OSDOP, "indata", 0, NULL);
+	print_path("osdop_cls", T_OSDOP, (const char *[]){ "op", "", "cls", "class_len", NULL });
+	print_path("bl_first", T_BL, (const char *[]){ "_buffers", "_root", "next", NULL });
+	print_path("node_ptr", T_PTR_NODE, (const char *[]){ "ptr", NULL });
+	print_member("ptr_raw", T_PTR, "_raw", 0, NULL);
+	print_member("ptr_off", T_PTR, "_off", 0, NULL);
+	print_member("ptr_len", T_PTR, "_len", 0, NULL);
+	print_member("raw_data", T_RAW, "data", 0, NULL);
 	dwarf_end(dw);
 	close(fd);
 	return failures ? 1 : 0;

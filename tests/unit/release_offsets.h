@@ -33,6 +33,14 @@ static const struct release_offset {
 	{ OFF_MOSDOP_OPS,	{ 0x210, 0x210, 0x210 } },
 	{ OFF_OSDOP_SIZE,	{ 0x98, 0x98, 0x70 } },
 	{ OFF_OSDOP_RVAL,	{ 0x90, 0x90, 0x68 } },
+	{ OFF_OSDOP_INDATA,	{ 0x50, 0x50, 0x28 } },
+	{ OFF_OSDOP_CLS,	{ 6, 6, 6 } },
+	{ OFF_BL_FIRST,		{ 0, 0, 0 } },
+	{ OFF_NODE_PTR,		{ 8, 8, 8 } },
+	{ OFF_PTR_RAW,		{ 0, 0, 0 } },
+	{ OFF_PTR_OFF,		{ 8, 8, 8 } },
+	{ OFF_PTR_LEN,		{ 0xc, 0xc, 0xc } },
+	{ OFF_RAW_DATA,		{ 0x20, 0x20, 0x20 } },
 };
 #define NR_RELEASE_OFFSETS (sizeof(release_offsets) / sizeof(release_offsets[0]))
 
