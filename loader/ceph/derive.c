@@ -513,10 +513,12 @@ static void read_ptr(const struct symtrace *t, struct ptr_reads *r)
 		if (e->type != EV_LOAD || e->base < 0)
 			continue;
 		if (e->size == 4 && e->base == self) {
-			if (!(nu > 0 && u[0] == e->off) && !(nu > 1 && u[1] == e->off) && nu < 2)
-				u[nu++] = e->off;
-			else if (nu == 2 && u[0] != e->off && u[1] != e->off)
-				nu = 3;		/* a third field: no answer */
+			bool known = false;
+
+			for (int k = 0; k < nu && k < 2; k++)
+				known |= u[k] == e->off;
+			if (!known && nu++ < 2)	/* a third field: no answer */
+				u[nu - 1] = e->off;
 		}
 		if (e->size == 8 && t->nodes[e->base].size == 8 &&
 		    st_is_load_of(t, e->base, self, &off)) {
