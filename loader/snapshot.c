@@ -53,21 +53,45 @@ static void dead_delete(struct dead_keys *d, int fd, __u64 *nkeys)
 	dead_keys_free(d);
 }
 
-/* The calls map, for the op ids of the call numbers (calls.h). */
-static int read_calls(struct tracer *t)
+static bool has_pid(const struct snapshots *s, __u32 tgid)
 {
+	for (int i = 0; i < s->ncalls_dead; i++)
+		if (s->calls_dead[i] == tgid)
+			return true;
+	return false;
+}
+
+/* The calls map, for the op ids of the call numbers (calls.h).  At the
+ * start of a snapshot (first), also the processes of its keys that have
+ * exited already: all their keys are seen dead by this snapshot, so their
+ * names may go once it retired them (forget_calls). */
+static int read_calls(struct tracer *t, bool first)
+{
+	struct snapshots *s = &t->snap;
 	int fd = t->bpf.calls.fd;
 	struct call_key k;
 	__u32 num;
 
-	call_xlate_clear(&t->snap.calls);
-	t->snap.call_keys = 0;
+	call_xlate_clear(&s->calls);
+	s->call_keys = 0;
+	if (first)
+		s->ncalls_dead = 0;
 	map_for_each_key(fd, k) {
 		if (bpf_map_lookup_elem(fd, &k, &num))
 			continue;	/* deleted under us */
-		t->snap.call_keys++;
-		if (call_xlate_put(&t->snap.calls, &k, num))
+		s->call_keys++;
+		if (call_xlate_put(&s->calls, &k, num))
 			return -ENOMEM;
+		if (!first || has_pid(s, k.tgid) || procs_alive(t->proc_root, k.tgid))
+			continue;
+		if (s->ncalls_dead == s->calls_dead_cap) {
+			int cap = s->calls_dead_cap ? 2 * s->calls_dead_cap : 8;
+
+			if (!resize((void **)&s->calls_dead, cap, sizeof(*s->calls_dead)))
+				continue;	/* kept: forgotten at a later snapshot */
+			s->calls_dead_cap = cap;
+		}
+		s->calls_dead[s->ncalls_dead++] = k.tgid;
 	}
 	return 0;
 }
@@ -81,7 +105,7 @@ static __u8 op_id(struct tracer *t, __u32 tgid, unsigned ix)
 
 	if (id)
 		return id;
-	read_calls(t);
+	read_calls(t, false);
 	id = call_xlate(&t->snap.calls, tgid, ix);
 	if (id)
 		return id;
@@ -370,10 +394,13 @@ void snapshots_free(struct snapshots *s)
 	free(s->opc);
 	free(s->opd);
 	call_xlate_free(&s->calls);
+	free(s->calls_dead);
 	memset(s, 0, sizeof(*s));
 }
 
-/* The call names of exited processes, once their counts are retired. */
+/* The call names of processes that had exited when the snapshot began,
+ * once it has retired their counts (a process that exits during the
+ * snapshot may have keys read as live: its names stay for the next). */
 static __u64 forget_calls(struct tracer *t)
 {
 	int fd = t->bpf.calls.fd;
@@ -383,7 +410,7 @@ static __u64 forget_calls(struct tracer *t)
 
 	dead_init(&dead, &t->bpf.calls, sizeof(k));
 	map_for_each_key(fd, k)
-		if (!procs_alive(t->proc_root, k.tgid) && dead_keys_room(&dead))
+		if (has_pid(&t->snap, k.tgid) && dead_keys_room(&dead))
 			dead_keys_add(&dead, &k);
 	n = dead.n;
 	dead_delete(&dead, fd, &left);
@@ -418,7 +445,7 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 
 	/* before the maps are read: only these may be forgotten after */
 	proc_table_note_exited(&t->procs);
-	err = read_calls(t);
+	err = read_calls(t, true);
 	if (!err)
 		err = read_hists(t, nkeys, &deferred);
 	if (!err)

@@ -64,4 +64,5 @@ check_eq "no op of a process osdhist could not name (osd -1)" \
 	"$(jq -s '[.[] | select(.type == "hist" and .osd == -1) | .count] | add // 0' "$TOUT")" 0
 check_eq "health: unknown_proc_ops 0" \
 	"$(jq -s '[.[] | select(.type == "health")] | last | .unknown_proc_ops' "$TOUT")" 0
+[ -z "${DK_KEEP:-}" ] || cp "$TOUT" "$DK_KEEP"
 finish
