@@ -263,9 +263,10 @@ def osdhist_maps(sz, global_maps):
         mk("phase_hists", "hash", sz["hist_key"], sz["hist_pair"], sz["phase_hists_entries"],
            BPF_F_NO_PREALLOC),
         mk("opcounts", "hash", 4, sz["op_counts"], sz["opcount_entries"]),
+        mk("calls", "hash", sz["call_key"], 4, sz["calls_entries"], BPF_F_NO_PREALLOC),
         mk("scratch", "percpu_array", 4, sz["scratch"], 1),
         mk("health", "percpu_array", 4, 8, sz["nr_health"]),
-        mk("zero", "array", 4, sz["hist_pair"], 1),
+        mk("zero", "array", 4, sz["zero_value"], 1),
     ]
     return maps + [mk(g["name"], g["type"], g["bytes_key"], g["bytes_value"], g["max_entries"],
                       g["flags"]) for g in global_maps]
@@ -279,19 +280,21 @@ def osdhist_maps(sz, global_maps):
 LARGE_HOST = {"osds": 24, "cpus": 128, "pools": 32, "args": "-P --phases"}
 MIX_CLASSES = ["read", "write", "rw", "error", "subop"]
 MIX_OPTYPE_KEYS = 24    # per OSD: (class, op type) pairs seen, pool -1
+CALLS_PER_OSD = 64      # call names (maps/osdhist.h CALLS_MAX): the worst
 
 
 def large_host_keys(h, classes=len(MIX_CLASSES), optype_keys=MIX_OPTYPE_KEYS):
     pool_keys = h["pools"] * classes
     return {"hists": h["osds"] * (pool_keys + optype_keys),
             "phase_hists": h["osds"] * pool_keys,
-            "opcounts": h["osds"]}
+            "opcounts": h["osds"],
+            "calls": h["osds"] * CALLS_PER_OSD}
 
 
 MIX_TEXT = ("per OSD and pool the classes %s (a pool key each in hists and in "
             "phase_hists), per OSD %d (class, op type) keys in hists (pool -1; none "
-            "in phase_hists with -P) and 1 opcounts key" %
-            ("/".join(MIX_CLASSES), MIX_OPTYPE_KEYS))
+            "in phase_hists with -P), 1 opcounts key and %d call names" %
+            ("/".join(MIX_CLASSES), MIX_OPTYPE_KEYS, CALLS_PER_OSD))
 
 
 def model(maps, ncpus, keys, hot=None):

@@ -9,15 +9,20 @@
 #include "osdhist.h"
 
 /* bpf/osdhist.bpf.c's struct scratch (the value of map scratch), which
- * maps/osdhist.h only sizes: SCRATCH_SLOTS slots, a busy word and a buffer
- * each.
+ * maps/osdhist.h only sizes: SCRATCH_SLOTS slots, each a busy word, a
+ * buffer, a call's arguments (struct call_args: a u64 and nine u32, 48
+ * bytes aligned), its struct call_key and a buffer::ptr (16 bytes).
  * bench/report.py checks it against the loaded map's value size. */
-#define SCRATCH_VALUE	(SCRATCH_SLOTS * (8 + SCRATCH_BYTES))
+#define SCRATCH_VALUE	(SCRATCH_SLOTS * (8 + SCRATCH_BYTES + 48 + sizeof(struct call_key) + 16))
+/* bpf/'s map zero: the larger of struct hist_pair and struct op_counts */
+#define ZERO_VALUE	(sizeof(struct hist_pair) > sizeof(struct op_counts) ? \
+			 sizeof(struct hist_pair) : sizeof(struct op_counts))
 
 int main(void)
 {
 	printf("{\"op_key\":%zu,\"op_state\":%zu,\"hist_key\":%zu,\"hist\":%zu,"
-	       "\"hist_pair\":%zu,\"op_counts\":%zu,\"scratch\":%d,"
+	       "\"hist_pair\":%zu,\"op_counts\":%zu,\"scratch\":%zu,"
+	       "\"zero_value\":%zu,\"call_key\":%zu,\"calls_entries\":%d,\"calls_max\":%d,"
 	       "\"binary_row\":%zu,\"max_binaries\":%d,"
 	       "\"nr_buckets\":%d,\"nr_health\":%d,\"nr_classes\":%d,"
 	       "\"nr_opcodes\":%d,\"inflight_entries\":%d,"
@@ -26,6 +31,7 @@ int main(void)
 	       sizeof(struct op_key), sizeof(struct op_state),
 	       sizeof(struct hist_key), sizeof(struct hist),
 	       sizeof(struct hist_pair), sizeof(struct op_counts), SCRATCH_VALUE,
+	       ZERO_VALUE, sizeof(struct call_key), CALLS_ENTRIES, CALLS_MAX,
 	       sizeof(struct binary_row), MAX_BINARIES,
 	       NR_BUCKETS, NR_HEALTH, NR_CLASSES, NR_OPCODES, INFLIGHT_ENTRIES,
 	       HISTS_ENTRIES, PHASE_HISTS_ENTRIES, OPCOUNT_ENTRIES);

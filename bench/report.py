@@ -34,7 +34,7 @@ MAX_MAP_MIB_LARGE = 64     # issue #16: the large host of bench/mapmodel.py
 MAX_OPTYPES_US = 0.1        # issue #16: what op types may add to BPF time/op
 FULL_HITS_PER_OP = 2        # osdhist's default mode, what sampling scales down
 MOVES_PER_PERIOD = 3        # --sample: attach + open, shut the gate, detach
-KEYMAPS = ("hists", "phase_hists", "opcounts")
+KEYMAPS = ("hists", "phase_hists", "opcounts", "calls")
 
 
 def mean_sd(xs):

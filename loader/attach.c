@@ -107,8 +107,19 @@ static bool windows_fit(const struct osd_offsets *o)
 	return r.opw_len <= READ_WINDOW_MAX && r.msgw_len <= READ_WINDOW_MAX;
 }
 
+/* Whether bpf/ can read a call's names with these offsets: the OSDOp
+ * fields inside one op of the vector, the buffer::ptr fields in 16 bytes. */
+static bool calls_fit(const struct osd_offsets *o)
+{
+	return o->osdop_cls + 2 <= o->osdop_size &&
+	       o->osdop_indata + o->bl_first + 8 <= o->osdop_size &&
+	       (o->ptr_raw | 8) == 8 && (o->ptr_off | 12) == 12 &&
+	       (o->ptr_len | 12) == 12;
+}
+
 /* A free row of bpf/'s rows[] for a new binary; -1 if none. */
-static int take_row(struct binaries *bs, const struct osd_offsets *o, bool optypes)
+static int take_row(struct binaries *bs, const struct osd_offsets *o, bool optypes,
+		    bool calls)
 {
 	for (int i = 0; i < MAX_BINARIES; i++) {
 		struct binary_row *r = &bs->bpf->rows[i];
@@ -125,6 +136,11 @@ static int take_row(struct binaries *bs, const struct osd_offsets *o, bool optyp
 				"ceph-osd: its recv_stamp and MOSDOp::ops lie more "
 				"than %d bytes apart, or an OSDOp takes more than %d\n",
 				SCRATCH_BYTES, OSDOP_STRIDE_MAX);
+		r->calls = calls && r->cmsgw_len && calls_fit(o);
+		if (calls && r->cmsgw_len && !r->calls)
+			fprintf(stderr, "osdhist: call ops of this ceph-osd are counted "
+				"as \"call\", not by class.method: its OSDOp or "
+				"buffer::ptr layout is not one osdhist reads\n");
 		return i;
 	}
 	return -1;
@@ -327,7 +343,7 @@ static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
 	struct osd_binary ob;
 	char err[512], path[64], why[300];
 	pid_t pid = p->pid;
-	bool optypes;
+	bool optypes, calls;
 	enum attach_result r;
 
 	if (p->unsupported) {
@@ -381,7 +397,14 @@ static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
 			"class only\n", pid, ESC(ob.build_id), ESC(why));
 		optypes = false;
 	}
-	b->row = take_row(bs, &ob.offs, optypes);
+	calls = optypes;
+	if (calls && binary_feature(&ob, FEAT_CALLS, why, sizeof(why))) {
+		fprintf(stderr, "osdhist: call ops of pid %d are counted as \"call\", "
+			"not by class.method: its ceph-osd (build-id %s) lacks %s\n",
+			pid, ESC(ob.build_id), ESC(why));
+		calls = false;
+	}
+	b->row = take_row(bs, &ob.offs, optypes, calls);
 	if (b->row < 0)		/* cannot happen: as many rows as slots */
 		return ATTACH_REFUSED;
 

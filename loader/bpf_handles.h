@@ -24,7 +24,7 @@ struct bpf_mapref {
 };
 
 struct bpf_handles {
-	struct bpf_mapref hists, phase_hists, opcounts, health, inflight;
+	struct bpf_mapref hists, phase_hists, opcounts, calls, health, inflight;
 	/* the uprobe programs, by bpf/'s names (attach.c picks per probe) */
 	struct {
 		struct bpf_program *op_done, *op_unregistered, *subop_done,

@@ -12,13 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calls.h"
 #include "escape.h"
 #include "prom.h"
 #include "report.h"
+#include "stats.h"
 #include "verify.h"
 
 #define FAMILY "osdhist_op_latency_seconds"
 #define OPTYPE_FAMILY "osdhist_op_type_latency_seconds"
+/* a label set: osd, pool, class and the longest call name (calls.h) */
+#define LABELS_MAX (96 + CALL_TEXT_MAX)
 
 static const __u64 default_le_ns[] = {
 	25000, 50000,
@@ -93,8 +97,9 @@ static void labels(char *buf, size_t size, const struct series_delta *s)
 {
 	int n;
 
-	/* Label values come from fixed name tables and integers: nothing to
-	 * escape. */
+	/* Label values come from fixed name tables, integers and call names,
+	 * which calls.c escaped to printable ASCII without " or \: nothing
+	 * to escape. */
 	if (s->osd >= 0)
 		n = snprintf(buf, size, "ceph_daemon=\"osd.%d\"", s->osd);
 	else
@@ -133,7 +138,7 @@ static void print_hist(FILE *f, const char *fam, const struct series_delta *s,
 		       const struct prom_buckets *b)
 {
 	const struct hist *h = &s->cum;
-	char lab[160];
+	char lab[LABELS_MAX];
 	__u64 acc = 0, total = 0;
 	__u32 i = 0;
 
@@ -151,6 +156,47 @@ static void print_hist(FILE *f, const char *fam, const struct series_delta *s,
 	fprintf(f, "%s_sum{%s} ", fam, lab);
 	put_seconds(f, h->sum_ns);
 	fprintf(f, "\n%s_count{%s} %llu\n", fam, lab, (unsigned long long)total);
+}
+
+/*
+ * Calls by class.method in Prometheus: a histogram a name would be 21
+ * series, and an OSD process may have 65 names (64 and "call other"):
+ * 1,365 series, past issue 16's 1,000 an OSD for everything.  So the
+ * op-type histogram keeps one op="call" per class, all names summed, and
+ * each name has its two op-code counters (ops, failed): at most 130 series
+ * an OSD.  Text and JSON show every name's histogram.
+ */
+static bool is_call(unsigned op)
+{
+	return op == OPI_0x1401 || (op >= NR_OPCODES && op < NR_OPX);
+}
+
+static bool call_total(const struct series_delta *s)
+{
+	return s->optype != OPTYPE_ALL && s->phase == PHASE_TOTAL && is_call(s->optype);
+}
+
+/* The op="call" histograms: per OSD and class, the sum of its calls'. */
+static void print_call_hists(FILE *f, const struct report *r, const struct prom_buckets *b)
+{
+	for (int i = 0; i < r->n; i++) {
+		struct series_delta sum;
+		bool first = true;
+
+		if (!call_total(&r->s[i]))
+			continue;
+		for (int j = 0; j < i && first; j++)
+			first = !(call_total(&r->s[j]) && r->s[j].osd == r->s[i].osd &&
+				  r->s[j].cls == r->s[i].cls);
+		if (!first)
+			continue;	/* summed where the first one was */
+		sum = r->s[i];
+		sum.optype = OPI_0x1401;
+		for (int j = i + 1; j < r->n && r->s[j].osd == r->s[i].osd; j++)
+			if (call_total(&r->s[j]) && r->s[j].cls == r->s[i].cls)
+				hist_add(&sum.cum, &r->s[j].cum);
+		print_hist(f, OPTYPE_FAMILY, &sum, b);
+	}
 }
 
 static void family(FILE *f, const char *name, const char *type, const char *help)
@@ -323,14 +369,19 @@ void render_prom(FILE *f, const struct report *r, const struct prom_buckets *b,
 	family(f, OPTYPE_FAMILY, "histogram",
 	       "Total latency of Ceph OSD client ops by OSD, op class and op type "
 	       "(the message's first op code that is not a guard or hint, e.g. "
-	       "write for [set-alloc-hint, write]); buckets as "
+	       "write for [set-alloc-hint, write]; op=\"call\" sums every class "
+	       "method, which the op-code counters name); buckets as "
 	       FAMILY ".");
 	for (int i = 0; i < r->n; i++)
-		if (r->s[i].optype != OPTYPE_ALL && r->s[i].phase == PHASE_TOTAL)
+		if (r->s[i].optype != OPTYPE_ALL && r->s[i].phase == PHASE_TOTAL &&
+		    !is_call(r->s[i].optype))
 			print_hist(f, OPTYPE_FAMILY, &r->s[i], b);
+	print_call_hists(f, r, b);
 	family(f, "osdhist_op_code_ops_total", "counter",
 	       "Ops of each Ceph op code (CEPH_OSD_OP_*, by Ceph's name) in the "
-	       "client messages an OSD served; a message holds one or more ops.");
+	       "client messages an OSD served; a message holds one or more ops.  "
+	       "A class method call is named op=\"call <class>.<method>\", at most "
+	       "64 names an OSD process, then \"call other\".");
 	print_opcodes(f, "osdhist_op_code_ops_total", r, false);
 	family(f, "osdhist_op_code_failed_total", "counter",
 	       "Ops of each op code that failed: their rval < 0, or their message "

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "calls.h"
 #include "escape.h"
 #include "report.h"
 #include "stats.h"
@@ -85,8 +86,13 @@ static void print_optype_table(FILE *f, const struct report *r, int osd,
 {
 	double unit = millis ? 1e6 : 1e3;
 	bool head = false;
+	int w = 22;	/* the op type column: as wide as its longest name */
 
-	for (unsigned op = 0; op < NR_OPCODES; op++) {
+	for (int i = 0; i < r->n; i++)
+		if (r->s[i].osd == osd && r->s[i].optype != OPTYPE_ALL &&
+		    (int)strlen(op_name(r->s[i].optype)) > w)
+			w = strlen(op_name(r->s[i].optype));
+	for (unsigned op = 0; op < NR_OPX; op++) {
 		struct hist h = { 0 };
 		__u64 failed = 0;
 
@@ -102,13 +108,13 @@ static void print_optype_table(FILE *f, const struct report *r, int osd,
 		if (!h.count)
 			continue;
 		if (!head) {
-			fprintf(f, "%-8s %-22s %10s %8s %10s %10s %10s (%s)\n",
-				"", "op type", "count", "failed", "ops/s", "mean", "p99",
+			fprintf(f, "%-8s %-*s %10s %8s %10s %10s %10s (%s)\n",
+				"", w, "op type", "count", "failed", "ops/s", "mean", "p99",
 				millis ? "msecs" : "usecs");
 			head = true;
 		}
-		fprintf(f, "%-8s %-22s %10llu %8llu %10.1f %10.3f %10.3f\n", "",
-			op_name(op), (unsigned long long)h.count,
+		fprintf(f, "%-8s %-*s %10llu %8llu %10.1f %10.3f %10.3f\n", "",
+			w, op_name(op), (unsigned long long)h.count,
 			(unsigned long long)failed,
 			r->interval > 0 ? h.count / r->interval : 0,
 			(double)h.sum_ns / h.count / unit, hist_quantile(&h, 0.99) / unit);

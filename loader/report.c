@@ -2,6 +2,7 @@
 /* Names shared by the renderers, and --osd's view of a report. */
 #include <stdlib.h>
 
+#include "calls.h"
 #include "report.h"
 #include "verify_report.h"
 
@@ -16,7 +17,7 @@ const char *const class_name[NR_CLASSES] = {
 
 const char *const keymap_name[NR_KEYMAPS] = {
 	[KM_HISTS] = "hists", [KM_PHASE_HISTS] = "phase_hists",
-	[KM_OPCOUNTS] = "opcounts",
+	[KM_OPCOUNTS] = "opcounts", [KM_CALLS] = "calls",
 };
 
 const char *const phase_name[NR_PHASES] = {
@@ -36,7 +37,9 @@ static const char *const op_names[NR_OPCODES] = {
 
 const char *op_name(unsigned opi)
 {
-	return opi < NR_OPCODES ? op_names[opi] : "all";
+	if (opi < NR_OPCODES)
+		return op_names[opi];
+	return opi < NR_OPX ? call_name(opi) : "all";
 }
 
 #define HEALTH_NAME(id, name, loss) [id] = name,

@@ -38,7 +38,7 @@ struct opcode_delta {
 };
 
 /* The maps whose keys osdhist creates as ops come (map full: hist_full). */
-enum keymap { KM_HISTS, KM_PHASE_HISTS, KM_OPCOUNTS, NR_KEYMAPS };
+enum keymap { KM_HISTS, KM_PHASE_HISTS, KM_OPCOUNTS, KM_CALLS, NR_KEYMAPS };
 extern const char *const keymap_name[NR_KEYMAPS];
 
 /* OSD ids that more than one live ceph-osd process claims (--id N on each
@@ -107,7 +107,8 @@ struct report {
 };
 
 extern const char *const class_name[NR_CLASSES];
-/* Ceph's name of an op index ("read", "omap-get-vals", ...). */
+/* Ceph's name of an op id ("read", "omap-get-vals", ..., and calls.h's
+ * "call lock.lock"). */
 const char *op_name(unsigned opi);
 extern const char *const phase_name[NR_PHASES];
 extern const char *const health_name[NR_HEALTH];

@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "bpf_handles.h"
+#include "calls.h"
 #include "ceph/procs.h"
 #include "deadkeys.h"
 #include "inflight.h"
@@ -50,6 +51,66 @@ static void dead_delete(struct dead_keys *d, int fd, __u64 *nkeys)
 		bpf_map_delete_elem(fd, dead_keys_at(d, i));
 	*nkeys -= d->n;
 	dead_keys_free(d);
+}
+
+static bool has_pid(const struct snapshots *s, __u32 tgid)
+{
+	for (int i = 0; i < s->ncalls_dead; i++)
+		if (s->calls_dead[i] == tgid)
+			return true;
+	return false;
+}
+
+/* The calls map, for the op ids of the call numbers (calls.h).  At the
+ * start of a snapshot (first), also the processes of its keys that have
+ * exited already: all their keys are seen dead by this snapshot, so their
+ * names may go once it retired them (forget_calls). */
+static int read_calls(struct tracer *t, bool first)
+{
+	struct snapshots *s = &t->snap;
+	int fd = t->bpf.calls.fd;
+	struct call_key k;
+	__u32 num;
+
+	call_xlate_clear(&s->calls);
+	s->call_keys = 0;
+	if (first)
+		s->ncalls_dead = 0;
+	map_for_each_key(fd, k) {
+		if (bpf_map_lookup_elem(fd, &k, &num))
+			continue;	/* deleted under us */
+		s->call_keys++;
+		if (call_xlate_put(&s->calls, &k, num))
+			return -ENOMEM;
+		if (!first || has_pid(s, k.tgid) || procs_alive(t->proc_root, k.tgid))
+			continue;
+		if (s->ncalls_dead == s->calls_dead_cap) {
+			int cap = s->calls_dead_cap ? 2 * s->calls_dead_cap : 8;
+
+			if (!resize((void **)&s->calls_dead, cap, sizeof(*s->calls_dead)))
+				continue;	/* kept: forgotten at a later snapshot */
+			s->calls_dead_cap = cap;
+		}
+		s->calls_dead[s->ncalls_dead++] = k.tgid;
+	}
+	return 0;
+}
+
+/* The op id of bpf/'s op index ix of process tgid.  A call number made
+ * after the calls map was read is there now: bpf/ makes the key before it
+ * counts an op under it. */
+static __u8 op_id(struct tracer *t, __u32 tgid, unsigned ix)
+{
+	__u8 id = call_xlate(&t->snap.calls, tgid, ix);
+
+	if (id)
+		return id;
+	read_calls(t, false);
+	id = call_xlate(&t->snap.calls, tgid, ix);
+	if (id)
+		return id;
+	call_xlate_gone(&t->snap.calls, tgid, ix);	/* not read again */
+	return call_xlate(&t->snap.calls, tgid, ix);
 }
 
 static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
@@ -121,7 +182,7 @@ static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 ph
 {
 	int fd = map->fd;
 	static struct hist_pair val;
-	struct hist_key key;
+	struct hist_key key, k;
 	struct dead_keys dead;
 	int err = 0;
 
@@ -147,8 +208,10 @@ static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 ph
 		if (osd == OSD_UNKNOWN && !alive && phase0 == PHASE_TOTAL &&
 		    (key.optype == OPTYPE_ALL || !t->opt->pool))
 			t->snap.unknown_ops += val.h[0].count;
+		k = key;
+		k.optype = op_id(t, key.tgid, key.optype);
 		for (int p = 0; p < 2 && !err; p++)
-			err = fold(t, &key, osd, phase0 + p, &val.h[p], alive);
+			err = fold(t, &k, osd, phase0 + p, &val.h[p], alive);
 		if (err)
 			break;
 		if (!alive)
@@ -180,7 +243,7 @@ static struct opc_acc *opc_of(struct tracer *t, int osd)
 		int cap = t->snap.opc_cap ? 2 * t->snap.opc_cap : 4;
 
 		if (!resize((void **)&t->snap.opc, cap, sizeof(*t->snap.opc)) ||
-		    !resize((void **)&t->snap.opd, cap * NR_OPCODES, sizeof(*t->snap.opd)))
+		    !resize((void **)&t->snap.opd, cap * NR_OPX, sizeof(*t->snap.opd)))
 			return NULL;
 		t->snap.opc_cap = cap;
 	}
@@ -189,11 +252,26 @@ static struct opc_acc *opc_of(struct tracer *t, int osd)
 	return &t->snap.opc[t->snap.nopc++];
 }
 
+/* An OSD's counters are by op id (calls.h), bpf/'s by its op index. */
 static void opc_add(struct op_counts *dst, const struct op_counts *src)
 {
-	for (int i = 0; i < NR_OPCODES; i++) {
+	for (int i = 0; i < NR_OPX; i++) {
 		dst->ops[i] += src->ops[i];
 		dst->failed[i] += src->failed[i];
+	}
+}
+
+static void opc_add_bpf(struct tracer *t, struct op_counts *dst,
+			const struct op_counts *src, __u32 tgid)
+{
+	for (int i = 0; i < NR_OPTYPES; i++) {
+		__u8 x;
+
+		if (!src->ops[i] && !src->failed[i])
+			continue;
+		x = op_id(t, tgid, i);
+		dst->ops[x] += src->ops[i];
+		dst->failed[x] += src->failed[i];
 	}
 }
 
@@ -229,7 +307,7 @@ static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 			err = -ENOMEM;
 			break;
 		}
-		opc_add(alive ? &a->live : &a->retired, &val);
+		opc_add_bpf(t, alive ? &a->live : &a->retired, &val, key);
 		if (!alive)
 			dead_keys_add(&dead, &key);
 	}
@@ -247,7 +325,7 @@ static int opcode_deltas(struct tracer *t, bool advance)
 		struct op_counts cum = a->retired;
 
 		opc_add(&cum, &a->live);
-		for (int c = 0; c < NR_OPCODES; c++) {
+		for (int c = 0; c < NR_OPX; c++) {
 			struct opcode_delta *d = &t->snap.opd[n];
 
 			if (!cum.ops[c] && !cum.failed[c])
@@ -315,7 +393,28 @@ void snapshots_free(struct snapshots *s)
 	free(s->deltas);
 	free(s->opc);
 	free(s->opd);
+	call_xlate_free(&s->calls);
+	free(s->calls_dead);
 	memset(s, 0, sizeof(*s));
+}
+
+/* The call names of processes that had exited when the snapshot began,
+ * once it has retired their counts (a process that exits during the
+ * snapshot may have keys read as live: its names stay for the next). */
+static __u64 forget_calls(struct tracer *t)
+{
+	int fd = t->bpf.calls.fd;
+	struct dead_keys dead;
+	struct call_key k;
+	__u64 n, left = 0;
+
+	dead_init(&dead, &t->bpf.calls, sizeof(k));
+	map_for_each_key(fd, k)
+		if (has_pid(&t->snap, k.tgid) && dead_keys_room(&dead))
+			dead_keys_add(&dead, &k);
+	n = dead.n;
+	dead_delete(&dead, fd, &left);
+	return n;
 }
 
 static int cmp_delta(const void *a, const void *b)
@@ -337,7 +436,7 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 {
 	struct health_report *h = &r->health;
 	const struct bpf_mapref *maps[NR_KEYMAPS] = {
-		&t->bpf.hists, &t->bpf.phase_hists, &t->bpf.opcounts,
+		&t->bpf.hists, &t->bpf.phase_hists, &t->bpf.opcounts, &t->bpf.calls,
 	};
 	__u64 nkeys[NR_KEYMAPS] = { 0 };
 	size_t deferred = 0;
@@ -346,7 +445,9 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 
 	/* before the maps are read: only these may be forgotten after */
 	proc_table_note_exited(&t->procs);
-	err = read_hists(t, nkeys, &deferred);
+	err = read_calls(t, true);
+	if (!err)
+		err = read_hists(t, nkeys, &deferred);
 	if (!err)
 		err = read_opcounts(t, &nkeys[KM_OPCOUNTS], &deferred);
 	if (err)
@@ -368,8 +469,11 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	h->variant = t->variant;
 	/* processes that exited have had their keys retired: forget them,
 	 * unless some keys wait for the next snapshot (they need the OSD id) */
-	if (!deferred)
+	h->keys[KM_CALLS] = t->snap.call_keys;
+	if (!deferred) {
 		proc_table_forget_exited(&t->procs);
+		h->keys[KM_CALLS] -= forget_calls(t);
+	}
 	proc_table_health(&t->procs, h);
 
 	for (int i = 0; i < t->snap.nseries; i++) {

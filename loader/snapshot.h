@@ -4,6 +4,7 @@
 
 #include <linux/types.h>
 
+#include "calls.h"
 #include "osdhist.h"
 #include "report.h"
 
@@ -35,9 +36,13 @@ struct snapshots {
 	struct series_acc *series;
 	int nseries, series_cap;
 	struct series_delta *deltas;	/* series_cap: the report's series */
-	struct opc_acc *opc;
+	struct opc_acc *opc;	/* by op id (calls.h) */
 	int nopc, opc_cap;
-	struct opcode_delta *opd;	/* opc_cap * NR_OPCODES */
+	struct opcode_delta *opd;	/* opc_cap * NR_OPX */
+	struct call_xlate calls;	/* bpf/'s call numbers -> op ids */
+	__u64 call_keys;		/* the calls map's keys, at the last read */
+	__u32 *calls_dead;		/* their processes gone when it began */
+	int ncalls_dead, calls_dead_cap;
 	int ncpus;		/* possible CPUs: values per key of a per-CPU map */
 	__u64 unknown_ops;	/* ops of exited processes never identified */
 };

@@ -52,6 +52,7 @@ static void lend_handles(struct tracer *t)
 	h->hists = mapref(s->maps.hists);
 	h->phase_hists = mapref(s->maps.phase_hists);
 	h->opcounts = mapref(s->maps.opcounts);
+	h->calls = mapref(s->maps.calls);
 	h->health = mapref(s->maps.health);
 	h->inflight = mapref(s->maps.inflight);
 	h->progs.op_done = s->progs.op_done;

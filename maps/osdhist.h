@@ -227,16 +227,45 @@ struct hist_pair {
 	struct hist h[2];
 };
 
-/* Per OSD process (key: tgid), per op code: ops that ran, and ops that
+/*
+ * A call op (class method: rbd.get_size, lock.lock, ...) is counted under
+ * its class.method, read from the start of the op's input as Ceph's own
+ * operator<<(OSDOp) prints it.  Each OSD process numbers the names it
+ * meets, in the calls map: the first CALLS_MAX distinct ones get op indices
+ * OPI_CALL_FIRST.., the rest OPI_CALL_OTHER ("call other"), so neither a
+ * workload nor a hostile client can grow the maps without bound.  A call
+ * whose names cannot be read (none sent, not in the input's first buffer,
+ * the binary's layout not derived) stays OPI_0x1401, "call".
+ */
+#define CALLS_MAX	64	/* names per OSD process */
+#define CALL_NAME_BYTES	48	/* class + method bytes kept; longer ones
+				 * are cut (the key keeps both lengths) */
+#define OPI_CALL_FIRST	NR_OPCODES
+#define OPI_CALL_OTHER	(OPI_CALL_FIRST + CALLS_MAX)
+#define NR_OPTYPES	(OPI_CALL_OTHER + 1)
+
+struct call_key {
+	__u32 tgid;
+	__u8 class_len, method_len;	/* as the op says: may exceed the bytes */
+	__u16 pad;
+	char name[CALL_NAME_BYTES];	/* class then method, zero-padded */
+};
+
+/* The calls map's value: the name's number in its process, < CALLS_MAX. */
+#define CALLS_ENTRIES	(CALLS_MAX * OPCOUNT_ENTRIES)
+
+/* Per OSD process (key: tgid), per op index: ops that ran, and ops that
  * failed: rval < 0, or any op of a message that ended without Ceph counting
  * it (class error: an error reply, often before any op ran). */
-#define OPCOUNT_SLOTS	128	/* >= NR_OPCODES, a power of two: BPF masks */
+#define OPCOUNT_SLOTS	256	/* >= NR_OPTYPES, a power of two: BPF masks */
 
 struct op_counts {
 	__u64 ops[OPCOUNT_SLOTS];
 	__u64 failed[OPCOUNT_SLOTS];
+	__u64 calls_next;	/* call names numbered so far (may pass CALLS_MAX) */
 };
-_Static_assert(NR_OPCODES <= OPCOUNT_SLOTS, "op_counts: too many op codes");
+_Static_assert(NR_OPTYPES <= OPCOUNT_SLOTS, "op_counts: too many op types");
+_Static_assert(NR_OPTYPES < OPTYPE_ALL, "op types: OPTYPE_ALL taken");
 
 /*
  * Offsets inside Ceph's objects and stack frames that the BPF programs read.
@@ -330,6 +359,9 @@ struct binary_row {
 	 * there).  cmsgw_len 0: the binary's op vector cannot be read
 	 * (FEAT_OPTYPES refused), its ops have OPTYPE_ALL. */
 	__u32 cmsgw_off, cmsgw_len;
+	/* Count call ops by class.method (FEAT_CALLS derived, op types on);
+	 * 0: they stay "call". */
+	__u32 calls, pad;
 	__u64 open_rt;
 	__u64 close_rt;		/* ~0: open-ended */
 	__u64 prev_open_rt;	/* --sample: the previous window, to tell */

@@ -18,7 +18,7 @@ enum osd_feature {
 	FEAT_POOL,	/* -P */
 	FEAT_PHASES,	/* --phases */
 	FEAT_OPTYPES,	/* per-op-type counting */
-	FEAT_CALLS,	/* a call op's class.method: derived, not yet read */
+	FEAT_CALLS,	/* a call op's class.method (else counted as "call") */
 	NR_FEATS,	/* the optional ones */
 	FEAT_TRACE = NR_FEATS,
 };

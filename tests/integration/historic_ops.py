@@ -21,7 +21,8 @@ has no "failed" counts.
 Prints one JSON object, the shape of optypes_load.py's:
   "msgs": n, "ops": {name: {"ops": n[, "failed": n]}},
   "op_type": {name: {"msgs": n[, "failed_msgs": n]}}
-where an op is failed when its message's reply result is < 0 (Ceph shows a
+where a call op is named by its class and method as Ceph prints them
+("call lock.lock"),  an op is failed when its message's reply result is < 0 (Ceph shows a
 per-op rval nowhere, so FAILOK ops that fail are not seen as failed), and
 the op type is the first op that is not a guard or hint (assert-version,
 cmpxattr, omap-cmp, cmpext, set-alloc-hint).  Exit 1, with the reason on
@@ -37,6 +38,7 @@ DESC = re.compile(r"^osd_op\((client\.\d+)\.\d+:(\d+) (\d+)\.[0-9a-f]+(?:s\d+)? 
 # ops are separated by "," right before the next op's name
 OP_SPLIT = re.compile(r",(?=[a-z][a-z0-9_-]*(?:[ ,]|$))")
 OP_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
+CALL_NAME = re.compile(r"^[A-Za-z0-9_]+\.[A-Za-z0-9_]+$")
 REPLY = re.compile(r"--> (\S+) -- osd_op_reply\((\d+) .*\] v\S+ uv\d+ \S+ = (-?\d+)")
 
 
@@ -51,9 +53,16 @@ def parse_desc(desc):
     if not m:
         return None
     client, tid, pool, text = m.groups()
-    ops = [o.split(" ", 1)[0] for o in OP_SPLIT.split(text)]
-    if not all(OP_NAME.match(o) for o in ops):
-        return None
+    ops = []
+    for o in OP_SPLIT.split(text):
+        words = o.split(" ")
+        if not OP_NAME.match(words[0]):
+            return None
+        # operator<<(OSDOp): "call <class>.<method>" when it has both
+        if words[0] == "call" and len(words) > 1 and CALL_NAME.match(words[1]):
+            ops.append("call " + words[1])
+        else:
+            ops.append(words[0])
     return client, int(tid), int(pool), ops
 
 

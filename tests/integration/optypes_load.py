@@ -23,11 +23,14 @@ It prints ONE JSON object:
               not in the reply's log line), so a checker of Ceph's view sees
               "failed" - rval_only
   "op_type":  {name: {"msgs": n, "failed_msgs": n}}  per message "op type"
+  "ceph_ops", "ceph_op_type": the same as Ceph's dump_historic_ops names
+              them: a call sent in a read op (rados_exec) as plain "call"
   "op_r", "op_w", "op_rw":  messages Ceph counts in those perf counters
   "errors":   messages Ceph counts in none of them (every failed message)
 
 Op names are Ceph's own (the strings of __CEPH_FORALL_OSD_OPS in
-src/include/rados.h).  A message's "op type" is its first op that is not a
+src/include/rados.h); a call op is named by its class method as Ceph prints
+it, "call lock.lock".  A message's "op type" is its first op that is not a
 pure guard or hint (assert-version, cmpxattr, omap-cmp, cmpext,
 set-alloc-hint).  An op is "failed" if its own rval is < 0, or if it belongs
 to a message whose reply result is < 0 (then every op of the message is
@@ -64,7 +67,8 @@ MODE_RD, MODE_WR = 0x1000, 0x2000
 GUARDS = {"assert-version", "cmpxattr", "omap-cmp", "cmpext", "set-alloc-hint"}
 # cls_lock's methods as the OSD classes them (CLS_METHOD_RD / _WR)
 CLASS_METHODS = {"lock.lock": "rw", "lock.unlock": "rw",
-                 "lock.list_locks": "r", "lock.get_info": "r"}
+                 "lock.list_locks": "r", "lock.get_info": "r",
+                 "version.read": "r"}
 
 # errnos python-rados reports for the planned failures
 ENOENT, ENODATA, EINVAL, EEXIST = errno.ENOENT, errno.ENODATA, errno.EINVAL, errno.EEXIST
@@ -86,11 +90,12 @@ class Load:
         self.seq += 1
         return f"{self.p}{what}.{self.seq}"
 
-    def send(self, ops, fn, expect=None, calls=(), rval_fail=()):
+    def send(self, ops, fn, expect=None, calls=(), rval_fail=(), read_op=False):
         """One message of ops (Ceph's names, wire order); fn sends it.
         expect: None (success), an errno, or CMP_FAIL.  calls: the class
         methods of its call ops.  rval_fail: indexes of ops that fail with
-        FAILOK set, inside a message that succeeds."""
+        FAILOK set, inside a message that succeeds.  read_op: sent as a
+        read op (rados_exec)."""
         got = None
         try:
             fn()
@@ -100,7 +105,12 @@ class Load:
                 got = repr(e)
         if got != expect:
             self.surprises.append(f"message {ops}: got {got!r}, want {expect!r}")
-        self.msgs.append((list(ops), list(calls), got is not None, set(rval_fail)))
+        self.msgs.append((list(ops), list(calls), got is not None, set(rval_fail), read_op))
+
+    def execute(self, cls, method, expect=None):
+        """One call through rados_exec: a read op, whatever the method does."""
+        self.send(["call"], lambda: self.io.execute(self.base, cls, method, b""), expect,
+                  calls=[f"{cls}.{method}"], read_op=True)
 
     # --- steps: each sends a fixed list of messages ---------------------
     def setup(self):
@@ -192,12 +202,17 @@ class Load:
         self.send(["call"], lambda: self.io.unlock(self.base, "l1", "c1"), calls=["lock.unlock"])
 
     def step_call_read(self):
-        self.send(["call"], lambda: self.io.execute(self.base, "lock", "list_locks", b""),
-                  calls=["lock.list_locks"])
+        self.execute("lock", "list_locks")
 
     def step_call_fail(self):  # no input to decode: the method fails
-        self.send(["call"], lambda: self.io.execute(self.base, "lock", "get_info", b""),
-                  EINVAL, calls=["lock.get_info"])
+        self.execute("lock", "get_info", EINVAL)
+
+    def step_call_version(self):  # another class that ships with ceph-osd
+        self.execute("version", "read")
+
+    def step_call_unknown(self):  # a method cls_lock lacks, a new name each time
+        self.unknown = getattr(self, "unknown", -1) + 1
+        self.execute("lock", f"bound_{self.unknown}", errno.EOPNOTSUPP)
 
     def step_delete(self):
         obj = self.name("del")
@@ -274,10 +289,11 @@ STEPS = {
     "stat": 20, "stat-missing": 5, "setxattr": 5, "getxattr": 5,
     "getxattr-missing": 3, "rmxattr": 2, "omap-set": 10, "omap-get": 10,
     "omap-get-by-keys": 5, "omap-get-keys": 3, "omap-rm": 2, "lock": 5,
-    "call-read": 3, "call-fail": 2, "delete": 3, "delete-missing": 3,
+    "call-read": 3, "call-fail": 2, "call-version": 2, "delete": 3, "delete-missing": 3,
     "create-existing": 2, "multi-write": 3, "guarded-write": 3,
     "guarded-write-stale": 2, "omap-guarded": 2, "guarded-read": 3,
     "guarded-read-mismatch": 2, "failok-read": 2, "multi-read": 3,
+    "call-unknown": 0,
 }
 
 
@@ -290,15 +306,20 @@ def op_class(ops, calls):
             rd |= bool(code & MODE_RD)
         wr |= bool(code & MODE_WR)
     for m in calls:
-        rd |= "r" in CLASS_METHODS[m]
-        wr |= "w" in CLASS_METHODS[m]
+        rd |= "r" in CLASS_METHODS.get(m, "")
+        wr |= "w" in CLASS_METHODS.get(m, "")
     return rd, wr
 
 
-def summarize(load, client, addr, pool_id):
+def tally(msgs, named):
+    """Ops per op code and messages per op type of msgs; calls by
+    class.method in the messages named(msg) is true for."""
     ops, op_type, rval_only = {}, {}, {}
-    cls = {"op_r": 0, "op_w": 0, "op_rw": 0, "errors": 0}
-    for names, calls, failed, rval_fail in load.msgs:
+    for msg in msgs:
+        names, calls, failed, rval_fail, _ = msg
+        if named(msg):
+            it = iter(calls)
+            names = ["call " + next(it) if n == "call" else n for n in names]
         for i, n in enumerate(names):
             o = ops.setdefault(n, {"ops": 0, "failed": 0})
             o["ops"] += 1
@@ -310,6 +331,17 @@ def summarize(load, client, addr, pool_id):
         t = op_type.setdefault(lead, {"msgs": 0, "failed_msgs": 0})
         t["msgs"] += 1
         t["failed_msgs"] += failed
+    return ops, op_type, rval_only
+
+
+def summarize(load, client, addr, pool_id):
+    cls = {"op_r": 0, "op_w": 0, "op_rw": 0, "errors": 0}
+    ops, op_type, rval_only = tally(load.msgs, lambda m: True)
+    # Ceph's dump_historic_ops describes an op when it is dumped: by then a
+    # read op has let go of its input, so its calls print as "[call]"
+    # (seen on 16.2.15, 18.2.7, 20.2.4); bpf/ reads them at the op's end
+    ceph_ops, ceph_op_type, _ = tally(load.msgs, lambda m: not m[4])
+    for names, calls, failed, rval_fail, _ in load.msgs:
         rd, wr = op_class(names, calls)
         if failed:
             cls["errors"] += 1
@@ -317,7 +349,7 @@ def summarize(load, client, addr, pool_id):
             cls["op_rw" if rd and wr else "op_r" if rd else "op_w"] += 1
     return {"client": client, "addr": addr, "pool_id": pool_id,
             "msgs": len(load.msgs), "ops": ops, "rval_only": rval_only,
-            "op_type": op_type, **cls}
+            "op_type": op_type, "ceph_ops": ceph_ops, "ceph_op_type": ceph_op_type, **cls}
 
 
 def parse_counts(args):

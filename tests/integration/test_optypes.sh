@@ -61,18 +61,20 @@ run_load() { # LABEL ARGS...
 	fi
 	check_eq "$label: messages = historic ops of this client" \
 		"$(jq .msgs "$chk")" "$(jq .msgs "$out")"
+	# (ceph_ops: the load's calls as Ceph describes them, by class.method
+	# for write ops only; see optypes_load.py)
 	check_eq "$label: ops per op code = historic ops'" \
-		"$(jq -cS '.ops | map_values(.ops)' "$chk")" "$(jq -cS '.ops | map_values(.ops)' "$out")"
+		"$(jq -cS '.ops | map_values(.ops)' "$chk")" "$(jq -cS '.ceph_ops | map_values(.ops)' "$out")"
 	check_eq "$label: messages per op type = historic ops'" \
-		"$(jq -cS '.op_type | map_values(.msgs)' "$chk")" "$(jq -cS '.op_type | map_values(.msgs)' "$out")"
+		"$(jq -cS '.op_type | map_values(.msgs)' "$chk")" "$(jq -cS '.ceph_op_type | map_values(.msgs)' "$out")"
 	# Ceph logs message results only: a FAILOK op's own failure (rval_only)
 	# is in none of its outputs
 	check_eq "$label: failed ops per op code = ops of failed replies (+ FAILOK ones)" \
 		"$(jq -cS '.ops | map_values(.failed)' "$chk")" \
-		"$(jq -cS '.rval_only as $r | .ops | with_entries(.value = .value.failed - ($r[.key] // 0))' "$out")"
+		"$(jq -cS '.rval_only as $r | .ceph_ops | with_entries(.value = .value.failed - ($r[.key] // 0))' "$out")"
 	check_eq "$label: failed messages per op type = failed replies'" \
 		"$(jq -cS '.op_type | map_values(.failed_msgs)' "$chk")" \
-		"$(jq -cS '.op_type | map_values(.failed_msgs)' "$out")"
+		"$(jq -cS '.ceph_op_type | map_values(.failed_msgs)' "$out")"
 	for c in op_r op_w op_rw; do
 		check_eq "$label: $c = perf dump delta" "$(jq .$c "$out")" "$(delta $c "$before" "$after")"
 	done
@@ -108,6 +110,30 @@ bench_writes() { # RELEASE
 			write: {ops: ($w - 1), failed: 0}, writefull: {ops: 1, failed: 0}}')"
 }
 
+# A process numbers at most CALLS_MAX (64) call names (maps/osdhist.h), the
+# rest are "call other": NEW calls of methods cls_lock lacks, each failing
+# with EOPNOTSUPP and each a name of its own.  The names the process met
+# before are the ones osdhist has printed for it.
+call_names_bound() { # RELEASE
+	local from to view seen named new=70 zero
+	from=$(oh_snap) || { fail "$1 bound: osdhist snapshot"; return; }
+	seen=$(sed -n "1,${from}p" "$TOUT" | jq -s --argjson id "$OSD_IDS" '[.[] | select(.type == "opcode"
+		and .osd == $id and (.op | startswith("call "))) | .op] | unique | length')
+	zero=$($LOAD --list | sed 's/=.*/=0/' | tr '\n' ' ')
+	# shellcheck disable=SC2086 # one word per step
+	check "$1 bound: $new calls of unknown methods, each failed" \
+		bash -c "$LOAD $zero call-unknown=$new >/dev/null"
+	to=$(oh_snap) || { fail "$1 bound: osdhist snapshot"; return; }
+	view=$(oh_optypes_view "$from" "$to")
+	named=$((64 - seen))
+	echo "# $1: $seen call names before, $named more named, $((new - named)) in call other"
+	check_eq "$1 bound: the first $named new names counted apart, the other $((new - named)) as call other" \
+		"$(jq -cS '.ops | with_entries(select(.key | startswith("call")))' <<<"$view")" \
+		"$(jq -ncS --argjson named "$named" --argjson new "$new" '[range($named) |
+			{key: "call lock.bound_\(.)", value: {ops: 1, failed: 1}}] | from_entries
+			+ {"call other": {ops: ($new - $named), failed: ($new - $named)}}')"
+}
+
 one_release() { # RELEASE
 	local rel=$1 root=() r ver
 	if [ "$rel" != host ]; then
@@ -132,22 +158,36 @@ one_release() { # RELEASE
 	check "$rel: osdhist counts op types on this release" \
 		bash -c "! grep -q 'op types are not counted' '$TERR'"
 	run_load "$rel default load"
-	check "$rel: the default load sends 18 op codes, 15 op types, every class, failures" \
-		jq -e '(.ops | length) == 18 and (.op_type | length) == 15 and .op_r > 0 and .op_w > 0
+	check "$rel: the default load sends 22 op codes, 19 op types, every class, failures" \
+		jq -e '(.ops | length) == 22 and (.op_type | length) == 19 and .op_r > 0 and .op_w > 0
 			and .op_rw > 0 and .errors > 0 and .rval_only.cmpext > 0' "$LAST"
+	# issue 25: five class methods, of two classes, one failing
+	check_eq "$rel: osdhist counts calls by class.method, none as plain call" \
+		"$(jq -c '[.ops | keys[] | select(startswith("call"))]' "$LAST")" \
+		'["call lock.get_info","call lock.list_locks","call lock.lock","call lock.unlock","call version.read"]'
 	# other counts, from the arguments: a second client, counted apart
 	run_load "$rel small load" stat=7 stat-missing=1 lock=1 omap-get=0 multi-write=1 failok-read=0
 	# 7 + 1 missing + one before each of the 3 + 2 guarded writes
 	check_eq "$rel: small load: its stats" "$(jq -c '.ops.stat' "$LAST")" '{"failed":1,"ops":13}'
 	bench_writes "$rel"
+	sleep 1.5	# the second osdhist's next textfile has all of it
+	cp "$CLUSTER_DIR/all.prom" "$CLUSTER_DIR/default.prom"
+	call_names_bound "$rel"
 	wait_verified "$rel" "$OSD_IDS"
 	kill -INT "$TPID" "$ALLPID"; wait "$TPID" "$ALLPID"
 	# every option on: at most 1,000 series per OSD (issue 16), so a
 	# 1,000-OSD cluster stays within what one Prometheus holds
-	nser=$(grep -c "ceph_daemon=\"osd.$OSD_IDS\"" "$CLUSTER_DIR/all.prom")
+	nser=$(grep -c "ceph_daemon=\"osd.$OSD_IDS\"" "$CLUSTER_DIR/default.prom")
 	echo "# $rel: $nser Prometheus series for osd.$OSD_IDS with -P --phases"
 	check "$rel: -P --phases: $nser series for the OSD, at most 1000" \
 		test "$nser" -gt 100 -a "$nser" -le 1000
+	# call names add two op-code counters each (ops, failed), the op-type
+	# histogram has one op="call": 65 names (64 and call other) are 130
+	ncall=$(grep "ceph_daemon=\"osd.$OSD_IDS\"" "$CLUSTER_DIR/all.prom" | grep -c 'op="call ')
+	nrest=$(grep "ceph_daemon=\"osd.$OSD_IDS\"" "$CLUSTER_DIR/all.prom" | grep -vc 'op="call ')
+	echo "# $rel: after $((64 + 1)) call names: $ncall series of call names, $nrest others"
+	check_eq "$rel: 65 call names: 130 series (2 op-code counters each)" "$ncall" 130
+	check "$rel: the other series: $nrest, at most 1000" test "$nrest" -le 1000
 	no_bad_verify "$rel" "$OSD_IDS"
 	cluster_down
 }

@@ -22,5 +22,6 @@ int main(void)
 	failed += run_inflight_tests();
 	failed += run_report_tests();
 	failed += run_deadkeys_tests();
+	failed += run_calls_tests();
 	return failed ? 1 : 0;
 }

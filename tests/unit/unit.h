@@ -22,6 +22,7 @@ int run_optypes_tests(void);
 int run_inflight_tests(void);
 int run_report_tests(void);
 int run_deadkeys_tests(void);
+int run_calls_tests(void);
 
 struct report;
 /* r as render_text ('t'), render_json ('j') or render_prom (any other,
