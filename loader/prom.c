@@ -176,27 +176,40 @@ static bool call_total(const struct series_delta *s)
 	return s->optype != OPTYPE_ALL && s->phase == PHASE_TOTAL && is_call(s->optype);
 }
 
-/* The op="call" histograms: per OSD and class, the sum of its calls'. */
+/* The op="call" histograms of one OSD, summed by class so far. */
+static void flush_calls(FILE *f, struct series_delta sum[NR_CLASSES], bool has[NR_CLASSES],
+			const struct prom_buckets *b)
+{
+	for (int c = 0; c < NR_CLASSES; c++) {
+		if (has[c])
+			print_hist(f, OPTYPE_FAMILY, &sum[c], b);
+		has[c] = false;
+	}
+}
+
+/* The op="call" histograms: per OSD and class, the sum of its calls'.
+ * The report's series come by OSD (snapshot.c's cmp_delta). */
 static void print_call_hists(FILE *f, const struct report *r, const struct prom_buckets *b)
 {
-	for (int i = 0; i < r->n; i++) {
-		struct series_delta sum;
-		bool first = true;
+	static struct series_delta sum[NR_CLASSES];
+	bool has[NR_CLASSES] = { false };
 
-		if (!call_total(&r->s[i]))
+	for (int i = 0; i < r->n; i++) {
+		const struct series_delta *s = &r->s[i];
+
+		if (i > 0 && s->osd != r->s[i - 1].osd)
+			flush_calls(f, sum, has, b);
+		if (!call_total(s))
 			continue;
-		for (int j = 0; j < i && first; j++)
-			first = !(call_total(&r->s[j]) && r->s[j].osd == r->s[i].osd &&
-				  r->s[j].cls == r->s[i].cls);
-		if (!first)
-			continue;	/* summed where the first one was */
-		sum = r->s[i];
-		sum.optype = OPI_0x1401;
-		for (int j = i + 1; j < r->n && r->s[j].osd == r->s[i].osd; j++)
-			if (call_total(&r->s[j]) && r->s[j].cls == r->s[i].cls)
-				hist_add(&sum.cum, &r->s[j].cum);
-		print_hist(f, OPTYPE_FAMILY, &sum, b);
+		if (has[s->cls]) {
+			hist_add(&sum[s->cls].cum, &s->cum);
+			continue;
+		}
+		sum[s->cls] = *s;
+		sum[s->cls].optype = OPI_0x1401;
+		has[s->cls] = true;
 	}
+	flush_calls(f, sum, has, b);
 }
 
 static void family(FILE *f, const char *name, const char *type, const char *help)

@@ -53,19 +53,12 @@ static void dead_delete(struct dead_keys *d, int fd, __u64 *nkeys)
 	dead_keys_free(d);
 }
 
-static bool has_pid(const struct snapshots *s, __u32 tgid)
-{
-	for (int i = 0; i < s->ncalls_dead; i++)
-		if (s->calls_dead[i] == tgid)
-			return true;
-	return false;
-}
-
-/* The calls map, for the op ids of the call numbers (calls.h).  At the
- * start of a snapshot (first), also the processes of its keys that have
- * exited already: all their keys are seen dead by this snapshot, so their
- * names may go once it retired them (forget_calls). */
-static int read_calls(struct tracer *t, bool first)
+/* The calls map, for the op ids of the call numbers (calls.h).  With dead
+ * (at the start of a snapshot), also the keys of processes that have
+ * exited already: this snapshot sees all their other keys dead, so their
+ * names may go once it has retired them (a process that exits later in
+ * the snapshot may have keys read as live: its names stay for the next). */
+static int read_calls(struct tracer *t, struct dead_keys *dead)
 {
 	struct snapshots *s = &t->snap;
 	int fd = t->bpf.calls.fd;
@@ -74,24 +67,14 @@ static int read_calls(struct tracer *t, bool first)
 
 	call_xlate_clear(&s->calls);
 	s->call_keys = 0;
-	if (first)
-		s->ncalls_dead = 0;
 	map_for_each_key(fd, k) {
 		if (bpf_map_lookup_elem(fd, &k, &num))
 			continue;	/* deleted under us */
 		s->call_keys++;
 		if (call_xlate_put(&s->calls, &k, num))
 			return -ENOMEM;
-		if (!first || has_pid(s, k.tgid) || procs_alive(t->proc_root, k.tgid))
-			continue;
-		if (s->ncalls_dead == s->calls_dead_cap) {
-			int cap = s->calls_dead_cap ? 2 * s->calls_dead_cap : 8;
-
-			if (!resize((void **)&s->calls_dead, cap, sizeof(*s->calls_dead)))
-				continue;	/* kept: forgotten at a later snapshot */
-			s->calls_dead_cap = cap;
-		}
-		s->calls_dead[s->ncalls_dead++] = k.tgid;
+		if (dead && !procs_alive(t->proc_root, k.tgid) && dead_keys_room(dead))
+			dead_keys_add(dead, &k);
 	}
 	return 0;
 }
@@ -105,7 +88,7 @@ static __u8 op_id(struct tracer *t, __u32 tgid, unsigned ix)
 
 	if (id)
 		return id;
-	read_calls(t, false);
+	read_calls(t, NULL);
 	id = call_xlate(&t->snap.calls, tgid, ix);
 	if (id)
 		return id;
@@ -394,27 +377,7 @@ void snapshots_free(struct snapshots *s)
 	free(s->opc);
 	free(s->opd);
 	call_xlate_free(&s->calls);
-	free(s->calls_dead);
 	memset(s, 0, sizeof(*s));
-}
-
-/* The call names of processes that had exited when the snapshot began,
- * once it has retired their counts (a process that exits during the
- * snapshot may have keys read as live: its names stay for the next). */
-static __u64 forget_calls(struct tracer *t)
-{
-	int fd = t->bpf.calls.fd;
-	struct dead_keys dead;
-	struct call_key k;
-	__u64 n, left = 0;
-
-	dead_init(&dead, &t->bpf.calls, sizeof(k));
-	map_for_each_key(fd, k)
-		if (has_pid(&t->snap, k.tgid) && dead_keys_room(&dead))
-			dead_keys_add(&dead, &k);
-	n = dead.n;
-	dead_delete(&dead, fd, &left);
-	return n;
 }
 
 static int cmp_delta(const void *a, const void *b)
@@ -440,18 +403,22 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	};
 	__u64 nkeys[NR_KEYMAPS] = { 0 };
 	size_t deferred = 0;
+	struct dead_keys dead_calls;
 	struct timespec now;
 	int err;
 
 	/* before the maps are read: only these may be forgotten after */
 	proc_table_note_exited(&t->procs);
-	err = read_calls(t, true);
+	dead_init(&dead_calls, &t->bpf.calls, sizeof(struct call_key));
+	err = read_calls(t, &dead_calls);
 	if (!err)
 		err = read_hists(t, nkeys, &deferred);
 	if (!err)
 		err = read_opcounts(t, &nkeys[KM_OPCOUNTS], &deferred);
-	if (err)
+	if (err) {
+		dead_keys_free(&dead_calls);
 		return err;
+	}
 	memset(h, 0, sizeof(*h));
 	for (int i = 0; i < NR_KEYMAPS; i++) {
 		h->keys[i] = nkeys[i];
@@ -469,10 +436,13 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	h->variant = t->variant;
 	/* processes that exited have had their keys retired: forget them,
 	 * unless some keys wait for the next snapshot (they need the OSD id) */
+	/* ... and the call names of those that had exited when it began */
 	h->keys[KM_CALLS] = t->snap.call_keys;
 	if (!deferred) {
 		proc_table_forget_exited(&t->procs);
-		h->keys[KM_CALLS] -= forget_calls(t);
+		dead_delete(&dead_calls, t->bpf.calls.fd, &h->keys[KM_CALLS]);
+	} else {
+		dead_keys_free(&dead_calls);
 	}
 	proc_table_health(&t->procs, h);
 

@@ -41,8 +41,6 @@ struct snapshots {
 	struct opcode_delta *opd;	/* opc_cap * NR_OPX */
 	struct call_xlate calls;	/* bpf/'s call numbers -> op ids */
 	__u64 call_keys;		/* the calls map's keys, at the last read */
-	__u32 *calls_dead;		/* their processes gone when it began */
-	int ncalls_dead, calls_dead_cap;
 	int ncpus;		/* possible CPUs: values per key of a per-CPU map */
 	__u64 unknown_ops;	/* ops of exited processes never identified */
 };
