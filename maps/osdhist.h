@@ -321,7 +321,14 @@ _Static_assert(NR_OPTYPES < OPTYPE_ALL, "op types: OPTYPE_ALL taken");
 	X(OFF_PTR_OFF, ptr_off, FEAT_CALLS)				\
 	X(OFF_PTR_LEN, ptr_len, FEAT_CALLS)				\
 	/* raw::data (char*) */						\
-	X(OFF_RAW_DATA, raw_data, FEAT_CALLS)
+	X(OFF_RAW_DATA, raw_data, FEAT_CALLS)				\
+	/* The slowest ops' names: OpRequest::reqid (osd_reqid_t: name	\
+	 * type u8, num u64 at +8, tid u64 at +16) */			\
+	X(OFF_OP_REQID, op_reqid, FEAT_SLOWOPS)				\
+	/* MOSDOp::hobj.oid.name (std::string: data, length at +8) */	\
+	X(OFF_MOSDOP_OID, mosdop_oid, FEAT_SLOWOPS)			\
+	/* MOSDOp::pgid (spg_t: m_pool s64, m_seed u32 at +8) */	\
+	X(OFF_MOSDOP_PGID, mosdop_pgid, FEAT_SLOWOPS)
 
 #define OSDHIST_OFF_FIELD(id, field, need) __u32 field;
 struct osd_offsets {

@@ -566,7 +566,7 @@ out:
 
 const char *const osd_feature_name[NR_FEATS] = {
 	[FEAT_POOL] = "-P", [FEAT_PHASES] = "--phases", [FEAT_OPTYPES] = "op-type counts",
-	[FEAT_CALLS] = "call class.method",
+	[FEAT_CALLS] = "call class.method", [FEAT_SLOWOPS] = "slowest ops",
 };
 
 int binary_feature(const struct osd_binary *b, enum osd_feature f, char *why, size_t len)

@@ -19,6 +19,7 @@ enum osd_feature {
 	FEAT_PHASES,	/* --phases */
 	FEAT_OPTYPES,	/* per-op-type counting */
 	FEAT_CALLS,	/* a call op's class.method (else counted as "call") */
+	FEAT_SLOWOPS,	/* the slowest ops' object, PG and client */
 	NR_FEATS,	/* the optional ones */
 	FEAT_TRACE = NR_FEATS,
 };

@@ -1039,6 +1039,25 @@ static void witnesses_raw_data(const struct derive_in *in, const struct facts *f
 	add(w, CF_PTR_COPY_OUT, in, fx->pco.data);
 }
 
+/* Not derived yet: no witness answers, so FEAT_SLOWOPS is refused. */
+static void witnesses_op_reqid(const struct derive_in *in, const struct facts *fx,
+			       struct offset_witnesses *w)
+{
+	(void)in, (void)fx, (void)w;
+}
+
+static void witnesses_mosdop_oid(const struct derive_in *in, const struct facts *fx,
+				 struct offset_witnesses *w)
+{
+	(void)in, (void)fx, (void)w;
+}
+
+static void witnesses_mosdop_pgid(const struct derive_in *in, const struct facts *fx,
+				  struct offset_witnesses *w)
+{
+	(void)in, (void)fx, (void)w;
+}
+
 /* A row without its witnesses_FIELD() does not compile. */
 #define OFF_WITNESSES(id, field, need) [id] = witnesses_##field,
 static witnesses_fn *const witnesses[NR_OFFS] = { OSDHIST_OFFSETS(OFF_WITNESSES) };

@@ -41,6 +41,9 @@ static const struct release_offset {
 	{ OFF_PTR_OFF,		{ 8, 8, 8 } },
 	{ OFF_PTR_LEN,		{ 0xc, 0xc, 0xc } },
 	{ OFF_RAW_DATA,		{ 0x20, 0x20, 0x20 } },
+	{ OFF_OP_REQID,		{ 0xe8, 0x110, 0x118 } },
+	{ OFF_MOSDOP_OID,	{ 0x150, 0x150, 0x150 } },
+	{ OFF_MOSDOP_PGID,	{ 0x1d0, 0x1d0, 0x1d0 } },
 };
 #define NR_RELEASE_OFFSETS (sizeof(release_offsets) / sizeof(release_offsets[0]))
 
