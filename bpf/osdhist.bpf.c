@@ -45,6 +45,10 @@ const volatile bool op_types = true;
 /* -P or --phases: entries are made before the success end (enqueue_op,
  * submit_transaction), which then looks them up. */
 const volatile bool start_probe = false;
+/* --slowest: slots per OSD and interval; 0, none (the verifier drops the
+ * code).  The interval the slots are for: the loader's (maps/osdhist.h). */
+const volatile __u32 slow_k = 0;
+__u32 slow_gen = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -90,6 +94,22 @@ struct {
 	__type(value, __u32);
 } calls SEC(".maps");
 
+/* The slowest ops per OSD process (maps/osdhist.h: struct slow_sets). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, SLOWOPS_ENTRIES);
+	__type(key, __u32);
+	__type(value, struct slow_sets);
+} slowops SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct slow_filter);
+} slowfilt SEC(".maps");
+
 /* A uprobe program can be preempted by another OSD thread on its CPU that
  * runs the same program: each user of a buffer takes a slot first. */
 struct scratch_buf {
@@ -105,6 +125,17 @@ struct scratch_buf {
 	} ca;
 	struct call_key call;
 	__u64 ptr[2];
+	/* For the slowest ops: how many of the message's ops scan_ops
+	 * read into b (0: none), and the candidate (set before the
+	 * histograms are, so that the callers keep nothing on the stack
+	 * across that: it is all used) */
+	__u32 nops;
+	struct {
+		__u64 total;
+		__u32 pid;
+		__u8 on;	/* slow_k and the row's slow */
+		__u8 row, cls, optype;
+	} cand;
 };
 
 struct scratch {
@@ -130,6 +161,7 @@ struct {
 union zero_value {
 	struct hist_pair h;
 	struct op_counts c;
+	struct slow_sets s;
 };
 
 struct {
@@ -516,6 +548,8 @@ __noinline int scan_ops(const struct binary_row *r, __u32 pid,
 	__u64 ops, ops_end, len;
 	__u32 n;
 
+	if (sb)
+		sb->nops = 0;
 	if (!r || !v || !op_types || !r->cmsgw_len)
 		return OPTYPE_ALL;
 	ops = v->ops;
@@ -541,6 +575,7 @@ __noinline int scan_ops(const struct binary_row *r, __u32 pid,
 	    bpf_probe_read_user(sb->b, len, (void *)ops))
 		goto unseen;
 	c.sb = sb;
+	sb->nops = n;
 	if (r->calls) {
 		const struct osd_offsets *o = &r->offs;
 		struct call_args *a = &sb->ca;
@@ -599,7 +634,7 @@ static __always_inline __u8 classify(__u64 rmw)
  */
 static __always_inline void record_op(__u32 pid, __u8 cls, __u8 optype,
 				      const struct op_view *v,
-				      const struct op_state *st)
+				      const struct op_state *st, struct scratch_buf *sb)
 {
 	__u64 rt = now_rt(), total = rt > v->recv ? rt - v->recv : 0;
 	__u64 deq = v->deq;
@@ -607,6 +642,8 @@ static __always_inline void record_op(__u32 pid, __u8 cls, __u8 optype,
 	struct hist_key key = { .tgid = pid, .cls = cls, .optype = optype,
 				.pool = -1 };
 
+	if (sb)
+		sb->cand.total = total;	/* for the slowest ops: the same value */
 	if (!deq || deq < v->recv || deq > rt)
 		deq = rt;		/* never dequeued: all of it is queue */
 	if (sub && (sub < deq || sub > rt))
@@ -622,6 +659,168 @@ static __always_inline void record_op(__u32 pid, __u8 cls, __u8 optype,
 		record2(&phase_hists, &key, (sub ? sub : rt) - deq, rt - sub, sub);
 }
 
+/* The fastest slot of s's first k, after one of them changed. */
+static __always_inline void slow_min(struct slow_set *s, __u32 k)
+{
+	__u64 min = ~0ULL;
+	__u32 at = 0;
+
+	for (__u32 i = 0; i < SLOW_K_MAX; i++) {
+		if (i >= k)
+			break;
+		if (s->slot[i].total_ns < min) {
+			min = s->slot[i].total_ns;
+			at = i;
+		}
+	}
+	s->min_ns = min;
+	s->min_slot = at;
+}
+
+/* Slot o for the candidate in sb: what names the op, read from its
+ * OpRequest and MOSDOp now (four reads, for slow ops only), and its first
+ * op indices from scan_ops.  A field that cannot be read stays zero. */
+static __always_inline void slow_fill(const struct binary_row *r, struct scratch_buf *sb,
+				      const struct op_view *v, struct slowop *o)
+{
+	__u64 deq = v->deq, rt;
+	__u32 n;
+
+	__builtin_memset(o, 0, sizeof(*o));
+	o->total_ns = sb->cand.total;
+	rt = v->recv + o->total_ns;
+	if (!deq || deq < v->recv || deq > rt)
+		deq = rt;	/* as record_op: the queue time it recorded */
+	o->queue_ns = deq - v->recv;
+	o->end_rt = rt;
+	o->cls = sb->cand.cls;
+	o->optype = sb->cand.optype;
+	bpf_probe_read_user(o->client, sizeof(o->client), (void *)(v->op + r->offs.op_reqid));
+	if (!bpf_probe_read_user(sb->ptr, sizeof(sb->ptr),
+				 (void *)(v->msg + r->offs.mosdop_pgid))) {
+		o->pool = sb->ptr[0];
+		o->pg_seed = sb->ptr[1];
+	}
+	if (!bpf_probe_read_user(sb->ptr, sizeof(sb->ptr),
+				 (void *)(v->msg + r->offs.mosdop_oid)) && sb->ptr[0]) {
+		n = sb->ptr[1] > SLOW_NAME_BYTES ? SLOW_NAME_BYTES : sb->ptr[1];
+		barrier_var(n);
+		if (n <= SLOW_NAME_BYTES &&
+		    !bpf_probe_read_user(o->name, n, (void *)sb->ptr[0]))
+			o->name_len = sb->ptr[1] > 0xffffffffULL ? 0xffffffff : sb->ptr[1];
+	}
+	/* the first ops by code, from the vector scan_ops left in b; a call
+	 * by its class.method only where it leads the message (the op type) */
+	n = sb->nops;
+	o->nops = n > 255 ? 255 : n;
+	for (__u32 i = 0; i < SLOW_OPS && i < n; i++) {
+		__u32 off = i * r->offs.osdop_size;
+		__u16 code = *(__u16 *)(sb->b + (off & (SCRATCH_BYTES - 8)));
+
+		o->op[i] = code == OPC_CALL && i == 0 ? o->optype : osdhist_opi(code);
+	}
+}
+
+/* Whether the candidate in sb passes its CPU's filter entry for its OSD:
+ * the fastest slot's latency there when that CPU last looked, which only
+ * grows within an interval, so an op at or below it cannot take a slot. */
+static __always_inline bool slow_passes(struct slow_filter *f, __u32 h, __u32 pid,
+					__u32 g, __u64 total)
+{
+	return !(f->e[h].tgid == pid && f->e[h].gen == g && total <= f->e[h].min_ns);
+}
+
+/*
+ * A client op at its end, in sb->cand: into its OSD's slots for this
+ * interval if it is slower than the fastest there (or a slot is free).
+ * The fast path is the filter; past it the set is taken with a cmpxchg,
+ * and a candidate that finds it taken is counted (slow_busy), never waited
+ * for: a uprobe program may be preempted while it holds the set.  A global
+ * function: its stack is not added to scan_ops'.
+ */
+__noinline int slow_note(struct scratch_buf *sb, const struct op_view *v)
+{
+	__u32 g = slow_gen, k = slow_k, pid, at, h, z = 0;
+	const struct binary_row *r;
+	struct slow_filter *f;
+	struct slow_sets *ss;
+	struct slow_set *s;
+	__u64 word, total;
+
+	if (!sb || !v)
+		return 0;
+	r = &rows[sb->cand.row & (MAX_BINARIES - 1)];
+	f = bpf_map_lookup_elem(&slowfilt, &z);
+	if (!f)
+		return 0;
+	pid = sb->cand.pid;
+	total = sb->cand.total;
+	h = ((pid * 0x9e3779b1u) >> (32 - SLOW_FILTER_BITS)) & ((1 << SLOW_FILTER_BITS) - 1);
+	if (!slow_passes(f, h, pid, g, total))
+		return 0;
+	ss = value_of(&slowops, &pid);
+	if (!ss)
+		return count(H_SLOW_BUSY);
+	s = &ss->s[g & 1];
+	word = s->lockseq;
+	if ((word & 1) || __sync_val_compare_and_swap(&s->lockseq, word, word | 1) != word)
+		return count(H_SLOW_BUSY);
+	/* the loader moved on since g was read: it may be reading this set
+	 * now (it waits only for a write begun before it moved) */
+	if (slow_gen != g) {
+		__sync_fetch_and_add(&s->lockseq, 1);
+		return count(H_SLOW_LATE);
+	}
+	if (s->gen != g) {
+		s->gen = g;
+		s->n = 0;
+		s->min_ns = 0;
+	}
+	if (k > SLOW_K_MAX)
+		k = SLOW_K_MAX;
+	if (s->n < k)
+		at = s->n++;
+	else if (total > s->min_ns)
+		at = s->min_slot;
+	else
+		at = SLOW_K_MAX;
+	if (at < SLOW_K_MAX) {
+		slow_fill(r, sb, v, &s->slot[at & (SLOW_K_MAX - 1)]);
+		if (s->n >= k)
+			slow_min(s, k);
+	}
+	f->e[h].tgid = pid;
+	f->e[h].gen = g;
+	f->e[h].min_ns = s->n >= k ? s->min_ns : 0;
+	__sync_fetch_and_add(&s->lockseq, 1);	/* taken bit off, one more write */
+	return 0;
+}
+
+/* Before the op is recorded: whether it may be a candidate, and what it
+ * is (cand.row, the binary's index in rows[], is set when sb is taken). */
+static __always_inline void slow_prepare(const struct binary_row *r,
+					 struct scratch_buf *sb, __u32 pid, __u8 cls,
+					 __u8 optype)
+{
+	if (!sb)
+		return;
+	sb->cand.on = slow_k && r->slow;
+	sb->cand.pid = pid;
+	sb->cand.cls = cls;
+	sb->cand.optype = optype;
+}
+
+/* After, with the latency the histogram got (record_op put it there). */
+static __always_inline void slow_check(struct scratch_buf *sb, const struct op_view *v)
+{
+	if (slow_k && sb && sb->cand.on)
+		slow_note(sb, v);
+}
+
+/* The in-flight entry of a done mark: a global, not on the stack (op_done's
+ * stack is all used). */
+const struct op_state done_mark = { .pool = -1, .done = 1 };
+
 /* The end where Ceph counts the op: record it and leave a done mark for
  * _unregistered (an entry made at enqueue_op is marked in place). */
 static __always_inline int success_end(void *ctx, __u64 op, bool subop,
@@ -629,8 +828,8 @@ static __always_inline int success_end(void *ctx, __u64 op, bool subop,
 {
 	struct binary_row *r = row(ctx);
 	struct op_key key = { .tgid = tgid(), .op = op };
-	struct op_state *st = NULL, mark = { .pool = -1, .done = 1 };
-	__u8 optype = OPTYPE_ALL;
+	struct op_state *st = NULL;
+	__u8 optype = OPTYPE_ALL, cls;
 	struct op_view v;
 	__u64 tag;
 	int put;
@@ -646,14 +845,19 @@ static __always_inline int success_end(void *ctx, __u64 op, bool subop,
 	}
 	if (!subop)
 		optype = scan_ops(r, key.tgid, &v, 0, sb);
-	record_op(key.tgid, subop ? CLASS_SUBOP : classify(v.rmw), optype, &v, st);
+	cls = subop ? CLASS_SUBOP : classify(v.rmw);
+	if (!subop)
+		slow_prepare(r, sb, key.tgid, cls, optype);
+	record_op(key.tgid, cls, optype, &v, st, sb);
+	if (!subop)
+		slow_check(sb, &v);
 	count(H_DONE);
 	if (st) {
 		st->done = 1;
 		return 0;
 	}
 	if (start_probe) {
-		if (bpf_map_update_elem(&inflight, &key, &mark, BPF_NOEXIST))
+		if (bpf_map_update_elem(&inflight, &key, &done_mark, BPF_NOEXIST))
 			return count(H_INSERT_FAIL);
 		return count(H_ENTRIES);
 	}
@@ -663,7 +867,7 @@ static __always_inline int success_end(void *ctx, __u64 op, bool subop,
 	if (put)
 		return put > 0 ? 0 : count(H_DONE_TWICE);
 	count(H_SPILLED);
-	if (bpf_map_update_elem(&inflight, &key, &mark, BPF_NOEXIST))
+	if (bpf_map_update_elem(&inflight, &key, &done_mark, BPF_NOEXIST))
 		return count(H_DONE_TWICE);
 	__sync_fetch_and_add(&lru_marks, 1);
 	return 0;
@@ -677,8 +881,12 @@ static __always_inline int success_end(void *ctx, __u64 op, bool subop,
 SEC("uprobe")
 int BPF_KPROBE(op_done, void *pg, void *op)
 {
-	struct scratch_buf *sb = op_types ? take_scratch() : NULL;
-	int ret = success_end(ctx, (__u64)op, false, sb);
+	struct scratch_buf *sb = op_types || slow_k ? take_scratch() : NULL;
+	int ret;
+
+	if (sb)
+		sb->cand.row = bpf_get_attach_cookie(ctx) & (MAX_BINARIES - 1);
+	ret = success_end(ctx, (__u64)op, false, sb);
 
 	drop_scratch(sb);
 	return ret;
@@ -749,15 +957,21 @@ int BPF_KPROBE(op_unregistered, void *op)
 			cls = CLASS_PG;
 		else
 			cls = CLASS_ERROR;
-		if (op_types && v.type == MSG_OSD_OP) {
-			struct scratch_buf *sb = take_scratch();
+		struct scratch_buf *sb = NULL;
 
+		if ((op_types || slow_k) && v.type == MSG_OSD_OP)
+			sb = take_scratch();
+		if (op_types && v.type == MSG_OSD_OP) {
 			view_ops(r, &v);
 			/* a PG op is not a failure: Ceph never counts it */
 			optype = scan_ops(r, key.tgid, &v, cls == CLASS_ERROR, sb);
-			drop_scratch(sb);
 		}
-		record_op(key.tgid, cls, optype, &v, st);
+		if (sb)
+			sb->cand.row = bpf_get_attach_cookie(ctx) & (MAX_BINARIES - 1);
+		slow_prepare(r, sb, key.tgid, cls, optype);
+		record_op(key.tgid, cls, optype, &v, st, sb);
+		slow_check(sb, &v);
+		drop_scratch(sb);
 		count(H_ERROR_END);
 	}
 	if (st && bpf_map_delete_elem(&inflight, &key) == 0)

@@ -119,7 +119,7 @@ static bool calls_fit(const struct osd_offsets *o)
 
 /* A free row of bpf/'s rows[] for a new binary; -1 if none. */
 static int take_row(struct binaries *bs, const struct osd_offsets *o, bool optypes,
-		    bool calls)
+		    bool calls, bool slow)
 {
 	for (int i = 0; i < MAX_BINARIES; i++) {
 		struct binary_row *r = &bs->bpf->rows[i];
@@ -137,6 +137,7 @@ static int take_row(struct binaries *bs, const struct osd_offsets *o, bool optyp
 				"than %d bytes apart, or an OSDOp takes more than %d\n",
 				SCRATCH_BYTES, OSDOP_STRIDE_MAX);
 		r->calls = calls && r->cmsgw_len && calls_fit(o);
+		r->slow = slow;
 		if (calls && r->cmsgw_len && !r->calls)
 			fprintf(stderr, "osdhist: call ops of this ceph-osd are counted "
 				"as \"call\", not by class.method: its OSDOp or "
@@ -343,7 +344,7 @@ static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
 	struct osd_binary ob;
 	char err[512], path[64], why[300];
 	pid_t pid = p->pid;
-	bool optypes, calls;
+	bool optypes, calls, slow;
 	enum attach_result r;
 
 	if (p->unsupported) {
@@ -404,7 +405,14 @@ static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
 			pid, ESC(ob.build_id), ESC(why));
 		calls = false;
 	}
-	b->row = take_row(bs, &ob.offs, optypes, calls);
+	slow = bs->opt->slowest > 0;
+	if (slow && binary_feature(&ob, FEAT_SLOWOPS, why, sizeof(why))) {
+		fprintf(stderr, "osdhist: the slowest ops of pid %d are not named: "
+			"its ceph-osd (build-id %s) lacks %s\n", pid,
+			ESC(ob.build_id), ESC(why));
+		slow = false;
+	}
+	b->row = take_row(bs, &ob.offs, optypes, calls, slow);
 	if (b->row < 0)		/* cannot happen: as many rows as slots */
 		return ATTACH_REFUSED;
 

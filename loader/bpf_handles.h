@@ -24,7 +24,7 @@ struct bpf_mapref {
 };
 
 struct bpf_handles {
-	struct bpf_mapref hists, phase_hists, opcounts, calls, health, inflight;
+	struct bpf_mapref hists, phase_hists, opcounts, calls, slowops, health, inflight;
 	/* the uprobe programs, by bpf/'s names (attach.c picks per probe) */
 	struct {
 		struct bpf_program *op_done, *op_unregistered, *subop_done,
@@ -35,6 +35,7 @@ struct bpf_handles {
 	struct mark_set *marks;		/* [MARK_SETS]: the done marks */
 	__u64 *window_ends;		/* ends counted in the window's ops */
 	__s64 *tai_offset_ns, *rt_mono_offset_ns;
+	__u32 *slow_gen;		/* the slowest ops' interval */
 	/* bpf/'s .rodata: in-flight entries made at enqueue_op (-P, --phases) */
 	bool start_probe;
 };

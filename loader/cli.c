@@ -11,10 +11,12 @@
 
 #include "cli.h"
 #include "http.h"
+#include "osdhist.h"
 
 enum { OPT_OSD = 1000, OPT_NO_SUBOPS, OPT_NO_OP_TYPES, OPT_USAGE, OPT_PHASES,
        OPT_SAMPLE, OPT_DRAIN, OPT_PROMETHEUS, OPT_TEXTFILE, OPT_PROM_BUCKETS,
-       OPT_QUIET, OPT_PERF_UPROBES, OPT_NO_VERIFY, OPT_INSPECT, OPT_LIST };
+       OPT_QUIET, OPT_PERF_UPROBES, OPT_NO_VERIFY, OPT_INSPECT, OPT_LIST,
+       OPT_SLOWEST };
 
 static const char doc[] =
 "osdhist: latency histograms of Ceph OSD ops, aggregated in the kernel.\n"
@@ -27,8 +29,9 @@ static const char doc[] =
 "histogram; then per OSD its op types (the leading op code of each client\n"
 "message: read, stat, write, writefull, omap-get-vals, ...; a class method\n"
 "call by its name, call rbd.get_size) with count, failed, ops/s, mean and\n"
-"p99, and how many ops of each code ran and failed; then the tracer's own\n"
-"health counters.\n"
+"p99, and how many ops of each code ran and failed; then per OSD the\n"
+"interval's slowest client ops (latency, queue time, class, ops, PG, object\n"
+"and client); then the tracer's own health counters.\n"
 "\n"
 "INTERVAL defaults to 5 seconds (fractions allowed); COUNT to unlimited.\n"
 "SIGINT or SIGTERM prints a final snapshot and exits 0; SIGUSR1 prints a\n"
@@ -66,6 +69,11 @@ static const struct argp_option opts[] = {
 	{ "no-op-types", OPT_NO_OP_TYPES, NULL, 0,
 	  "Do not read client ops' op vectors: no per-op-code counts and no "
 	  "op-type histograms (saves one memory read per op)", 0 },
+	{ "slowest", OPT_SLOWEST, "K", 0,
+	  "Name the K slowest client ops of each OSD in every interval: their "
+	  "object, PG, client and ops (0 to " STR(SLOW_K_MAX) ", default "
+	  STR(SLOW_K_DEFAULT) "; 0 turns it off).  Only ops slower than the "
+	  "K-th so far read their names", 0 },
 	{ "sample", OPT_SAMPLE, "ON/PERIOD", 0,
 	  "Sample in time: ops are recorded when the OSD received them in the "
 	  "first ON of every PERIOD (e.g. 1s/10s); probes are detached the rest "
@@ -210,6 +218,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_SUBOPS: o->no_subops = true; break;
 	case OPT_NO_OP_TYPES: o->no_op_types = true; break;
 	case OPT_PHASES: o->phases = true; break;
+	case OPT_SLOWEST:
+		if (parse_long(arg, 0, SLOW_K_MAX, &v))
+			return bad("--slowest", arg, "expected a number of ops from 0 "
+				   "to " STR(SLOW_K_MAX));
+		o->slowest = v;
+		break;
 	case OPT_SAMPLE:
 		if (parse_sample(arg, o))
 			return bad("--sample", arg, "expected ON/PERIOD with "
@@ -309,6 +323,7 @@ int cli_parse(int argc, char **argv, struct options *o)
 	o->interval = 5;
 	o->osd = -1;
 	o->drain_timeout = 2;
+	o->slowest = SLOW_K_DEFAULT;
 	prom_default_buckets(&o->buckets);
 	err = argp_parse(&argp, argc, argv,
 			 ARGP_NO_ERRS | ARGP_NO_HELP | ARGP_IN_ORDER, NULL, o);

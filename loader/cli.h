@@ -18,6 +18,7 @@ struct options {
 	bool phases;		/* --phases: execute/commit phases (more probes) */
 	bool no_subops;		/* --no-subops */
 	bool no_op_types;	/* --no-op-types: no op codes, no op types */
+	int slowest;		/* --slowest K: slowest ops per OSD and interval */
 	pid_t pid;		/* -p: only this process, 0 = all */
 	int osd;		/* --osd: only this OSD id, -1 = all */
 	bool verbose;		/* -v: libbpf and attach details on stderr */

@@ -129,6 +129,7 @@ static struct trace_config trace_config(const struct options *o)
 		.phases = o->phases,
 		.no_subops = o->no_subops,
 		.no_op_types = o->no_op_types,
+		.slowest = o->slowest,
 		.perf_uprobes = o->perf_uprobes,
 		.sample_on = o->sample_on,
 		.sample_period = o->sample_period,

@@ -5,6 +5,7 @@
 #include "escape.h"
 #include "report.h"
 #include "sampler.h"
+#include "slowops.h"
 #include "stats.h"
 #include "verify.h"
 
@@ -70,6 +71,7 @@ static void print_health(FILE *f, const struct report *r)
 		fprintf(f, ",\"keys_%s\":%llu,\"keys_%s_max\":%llu", keymap_name[i],
 			(unsigned long long)h->keys[i], keymap_name[i],
 			(unsigned long long)h->keys_max[i]);
+	fprintf(f, ",\"slow_unread\":%llu", (unsigned long long)h->slow_unread);
 	/* OSD ids more than one process claims (proctable.h) */
 	fprintf(f, ",\"duplicate_ids\":%d,\"duplicate_id_list\":[", h->dup.n);
 	for (int i = 0; i < h->dup.n && i < DUP_IDS_LISTED; i++)
@@ -81,6 +83,35 @@ static void print_health(FILE *f, const struct report *r)
 		(unsigned long long)h->inflight, (unsigned long long)h->inflight_max,
 		(unsigned long long)h->hists, (unsigned long long)h->hists_max,
 		h->osds, h->binaries, (unsigned long long)health_losses(h));
+}
+
+/* The interval's slowest ops, one object each, slowest first per OSD. */
+static void print_slowops(FILE *f, const struct report *r)
+{
+	for (int i = 0, rank = 0; i < r->nslow; i++) {
+		const struct slow_entry *e = &r->slow[i];
+		const struct slowop *o = &e->op;
+		char obj[SLOW_OBJECT_MAX], who[SLOW_REQID_MAX];
+		unsigned n = o->nops < SLOW_OPS ? o->nops : SLOW_OPS;
+
+		rank = i && e->osd == r->slow[i - 1].osd ? rank + 1 : 1;
+		slow_object_text(o, obj);
+		slow_reqid_text(o, who);
+		fprintf(f, "{\"type\":\"slowop\",\"time\":%.3f,\"osd\":%d,\"rank\":%d,"
+			"\"total_ns\":%llu,\"queue_ns\":%llu,\"end_ns\":%llu,"
+			"\"class\":\"%s\",\"op\":\"%s\",\"nops\":%u,\"ops\":[", r->time,
+			e->osd, rank, (unsigned long long)o->total_ns,
+			(unsigned long long)o->queue_ns, (unsigned long long)o->end_rt,
+			class_name[o->cls % NR_CLASSES],
+			o->optype == OPTYPE_ALL ? "all" : op_name(o->optype), o->nops);
+		for (unsigned j = 0; j < n; j++)
+			fprintf(f, "%s\"%s\"", j ? "," : "", op_name(o->op[j]));
+		fprintf(f, "],\"pool\":%lld,\"pg\":\"%lld.%x\",\"object\":",
+			(long long)o->pool, (long long)o->pool, o->pg_seed);
+		esc_json(f, obj);	/* Ceph's escaping leaves " and \ */
+		fprintf(f, ",\"object_len\":%u,\"client\":\"%s\",\"tid\":%llu}\n",
+			o->name_len, who, (unsigned long long)o->client[2]);
+	}
 }
 
 /* One object per traced OSD: its state against Ceph's own counters. */
@@ -140,6 +171,7 @@ void render_json(FILE *f, const struct report *r)
 			"\"close_ns\":%llu}\n", r->time,
 			(unsigned long long)r->windows[i].open_rt,
 			(unsigned long long)r->windows[i].close_rt);
+	print_slowops(f, r);
 	print_verify(f, r);
 	print_health(f, r);
 	fflush(f);

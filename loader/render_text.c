@@ -8,6 +8,7 @@
 #include "calls.h"
 #include "escape.h"
 #include "report.h"
+#include "slowops.h"
 #include "stats.h"
 #include "verify.h"
 
@@ -159,6 +160,38 @@ static void print_optypes(FILE *f, const struct report *r, bool millis)
 		fprintf(f, "\n");
 }
 
+/* Per OSD the interval's slowest ops, slowest first: names as Ceph
+ * prints them (object, PG, osd_reqid_t), already plain ASCII. */
+static void print_slowops(FILE *f, const struct report *r, bool millis)
+{
+	double unit = millis ? 1e6 : 1e3;
+	const char *u = millis ? "ms" : "us";
+	int osd = -2;
+
+	for (int i = 0; i < r->nslow; i++) {
+		const struct slowop *o = &r->slow[i].op;
+		char obj[SLOW_OBJECT_MAX], who[SLOW_REQID_MAX], ops[SLOW_OPS_MAX], pg[48];
+
+		if (r->slow[i].osd != osd) {
+			osd = r->slow[i].osd;
+			if (osd >= 0)
+				fprintf(f, "osd.%d slowest ops:\n", osd);
+			else
+				fprintf(f, "osd.%s slowest ops:\n",
+					osd == OSD_DUPLICATE ? "dup" : "?");
+			fprintf(f, "%8s total(%s) queue(%s) %-6s %-22s %-8s %-24s %s\n", "",
+				u, u, "class", "ops", "pg", "object", "client");
+		}
+		slow_object_text(o, obj);
+		slow_reqid_text(o, who);
+		slow_ops_text(o, ops);
+		snprintf(pg, sizeof(pg), "%lld.%x", (long long)o->pool, o->pg_seed);
+		fprintf(f, "%8s %9.1f %9.1f %-6s %-22s %-8s %-24s %s\n", "",
+			o->total_ns / unit, o->queue_ns / unit, class_name[o->cls % NR_CLASSES],
+			ops, pg, obj, who);
+	}
+}
+
 /* --prometheus: what /metrics turned away, e.g. ", http rejected 3
  * (per_ip_limit=2 request_timeout=1)". */
 static void print_http(FILE *f, const struct health_report *h)
@@ -215,6 +248,12 @@ static void print_health(FILE *f, const struct health_report *h)
 		(unsigned long long)h->bpf[H_IGNORED]);
 	print_http(f, h);
 	print_dup(f, &h->dup);
+	if (h->bpf[H_SLOW_BUSY] || h->bpf[H_SLOW_LATE] || h->slow_unread)
+		fprintf(f, ", slowest ops not kept %llu (busy %llu, late %llu, unread sets %llu)",
+			(unsigned long long)(h->bpf[H_SLOW_BUSY] + h->bpf[H_SLOW_LATE]),
+			(unsigned long long)h->bpf[H_SLOW_BUSY],
+			(unsigned long long)h->bpf[H_SLOW_LATE],
+			(unsigned long long)h->slow_unread);
 	if (!losses) {
 		fprintf(f, "; no op lost\n");
 		return;
@@ -299,6 +338,7 @@ void render_text(FILE *f, const struct report *r, bool timestamp, bool millis)
 		shown++;
 	}
 	print_optypes(f, r, millis);
+	print_slowops(f, r, millis);
 	if (r->sampled)
 		fprintf(f, "sampled: ops that started in %.2f s of these %.2f s "
 			"(%.0f %%); est. = count / traced time\n", r->traced,

@@ -4,6 +4,7 @@
 
 #include "calls.h"
 #include "report.h"
+#include "slowops.h"
 #include "verify_report.h"
 
 const char *const class_name[NR_CLASSES] = {
@@ -17,7 +18,7 @@ const char *const class_name[NR_CLASSES] = {
 
 const char *const keymap_name[NR_KEYMAPS] = {
 	[KM_HISTS] = "hists", [KM_PHASE_HISTS] = "phase_hists",
-	[KM_OPCOUNTS] = "opcounts", [KM_CALLS] = "calls",
+	[KM_OPCOUNTS] = "opcounts", [KM_CALLS] = "calls", [KM_SLOWOPS] = "slowops",
 };
 
 const char *const phase_name[NR_PHASES] = {
@@ -81,11 +82,13 @@ __u64 health_losses(const struct health_report *h)
 void *report_keep_osd(struct report *r, int osd)
 {
 	size_t ns = r->n * sizeof(*r->s), no = r->nopc * sizeof(*r->opc);
-	char *buf = malloc(ns + no + r->nverify * sizeof(*r->verify) + 1);
-	struct series_delta *s = (void *)buf;
-	struct opcode_delta *opc = (void *)(buf + ns);
-	struct verify_report *v = (void *)(buf + ns + no);
-	int n = 0, nopc = 0, nv = 0;
+	size_t nw = r->nslow * sizeof(*r->slow);
+	char *buf = malloc(nw + ns + no + r->nverify * sizeof(*r->verify) + 1);
+	struct slow_entry *w = (void *)buf;
+	struct series_delta *s = (void *)(buf + nw);
+	struct opcode_delta *opc = (void *)(buf + nw + ns);
+	struct verify_report *v = (void *)(buf + nw + ns + no);
+	int n = 0, nopc = 0, nv = 0, nslow = 0;
 
 	if (!buf)
 		return NULL;
@@ -98,6 +101,10 @@ void *report_keep_osd(struct report *r, int osd)
 	for (int i = 0; i < r->nverify; i++)
 		if (r->verify[i].osd == osd)
 			v[nv++] = r->verify[i];
+	for (int i = 0; i < r->nslow; i++)
+		if (r->slow[i].osd == osd)
+			w[nslow++] = r->slow[i];
+	r->slow = w, r->nslow = nslow;
 	r->s = s, r->n = n;
 	r->opc = opc, r->nopc = nopc;
 	r->verify = v, r->nverify = nv;

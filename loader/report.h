@@ -38,7 +38,7 @@ struct opcode_delta {
 };
 
 /* The maps whose keys osdhist creates as ops come (map full: hist_full). */
-enum keymap { KM_HISTS, KM_PHASE_HISTS, KM_OPCOUNTS, KM_CALLS, NR_KEYMAPS };
+enum keymap { KM_HISTS, KM_PHASE_HISTS, KM_OPCOUNTS, KM_CALLS, KM_SLOWOPS, NR_KEYMAPS };
 extern const char *const keymap_name[NR_KEYMAPS];
 
 /* OSD ids that more than one live ceph-osd process claims (--id N on each
@@ -82,11 +82,14 @@ struct health_report {
 	int binaries;		/* ceph-osd binaries attached now */
 	struct dup_ids dup;	/* OSD ids claimed by more than one process */
 	struct variant variant;	/* the bpf/ variant that runs (NULLs: unknown) */
+	__u64 slow_unread;	/* slowest-op sets still being written after the
+				 * wait (slowops.h): not in their interval */
 	bool http;		/* --prometheus: http_rejected is meaningful */
 	__u64 http_rejected[NR_HTTP_REJECT];
 };
 
 struct verify_report;	/* verify.h */
+struct slow_entry;	/* slowops.h */
 struct window_span;	/* sampler.h */
 
 struct report {
@@ -104,6 +107,10 @@ struct report {
 	struct health_report health;
 	const struct verify_report *verify;	/* per OSD; NULL with --no-verify */
 	int nverify;
+	/* the last closed interval's slowest ops, by OSD, slowest first */
+	const struct slow_entry *slow;
+	int nslow;
+	int slow_k;		/* --slowest: slots per OSD; 0, off */
 };
 
 extern const char *const class_name[NR_CLASSES];

@@ -298,6 +298,73 @@ static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 	return err;
 }
 
+/* How long to wait for a set of the closed interval that a CPU is still
+ * writing (a write begun before slow_gen moved: microseconds, unless its
+ * thread was preempted), in 1 ms steps. */
+#define SLOW_WAIT_MS	100
+
+/* One process's set of interval g, once no CPU writes it; false if one
+ * still did after SLOW_WAIT_MS. */
+static bool read_slow_set(int fd, __u32 key, __u32 g, struct slow_sets *val)
+{
+	const struct timespec ms = { 0, 1000000 };
+
+	for (int i = 0; i <= SLOW_WAIT_MS; i++) {
+		if (bpf_map_lookup_elem(fd, &key, val))
+			return false;	/* deleted under us */
+		if (!(val->s[g & 1].lockseq & 1))
+			return true;
+		nanosleep(&ms, NULL);
+	}
+	return false;
+}
+
+/* The slowest ops of the interval that ends now: bpf/ is moved to the next
+ * one first (maps/osdhist.h), then each process's set of this one is read,
+ * its op indices named as the counters' are.  An exited process's key is
+ * deleted once read: its sets hold nothing of later intervals. */
+static int read_slowops(struct tracer *t, __u64 *nkeys)
+{
+	static struct slow_sets val;
+	struct snapshots *s = &t->snap;
+	int fd = t->bpf.slowops.fd, err = 0;
+	struct dead_keys dead;
+	__u32 key, g;
+
+	s->slow.n = 0;
+	*nkeys = 0;
+	if (!t->opt->slowest)
+		return 0;
+	g = *t->bpf.slow_gen;
+	__atomic_store_n(t->bpf.slow_gen, g + 1, __ATOMIC_SEQ_CST);
+	dead_init(&dead, &t->bpf.slowops, sizeof(key));
+	map_for_each_key(fd, key) {
+		const struct slow_set *set = &val.s[g & 1];
+		bool alive;
+		int osd;
+
+		(*nkeys)++;
+		if (!read_slow_set(fd, key, g, &val)) {
+			s->slow_unread++;
+			continue;
+		}
+		osd = osd_of_key(t, key, &alive);
+		for (__u32 i = 0; set->gen == g && i < set->n && i < SLOW_K_MAX && !err; i++) {
+			struct slowop o = set->slot[i];
+
+			o.optype = op_id(t, key, o.optype);
+			for (int j = 0; j < SLOW_OPS; j++)
+				o.op[j] = op_id(t, key, o.op[j]);
+			err = slow_list_add(&s->slow, osd, &o);
+		}
+		if (!alive && dead_keys_room(&dead))
+			dead_keys_add(&dead, &key);
+	}
+	dead_delete(&dead, fd, nkeys);
+	slow_list_finish(&s->slow, t->opt->slowest);
+	return err;
+}
+
 /* Per OSD, the op codes seen since osdhist started, in table order. */
 static int opcode_deltas(struct tracer *t, bool advance)
 {
@@ -377,6 +444,7 @@ void snapshots_free(struct snapshots *s)
 	free(s->opc);
 	free(s->opd);
 	call_xlate_free(&s->calls);
+	slow_list_free(&s->slow);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -400,6 +468,7 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	struct health_report *h = &r->health;
 	const struct bpf_mapref *maps[NR_KEYMAPS] = {
 		&t->bpf.hists, &t->bpf.phase_hists, &t->bpf.opcounts, &t->bpf.calls,
+		&t->bpf.slowops,
 	};
 	__u64 nkeys[NR_KEYMAPS] = { 0 };
 	size_t deferred = 0;
@@ -415,6 +484,8 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 		err = read_hists(t, nkeys, &deferred);
 	if (!err)
 		err = read_opcounts(t, &nkeys[KM_OPCOUNTS], &deferred);
+	if (!err && advance)
+		err = read_slowops(t, &t->snap.slow_keys);
 	if (err) {
 		dead_keys_free(&dead_calls);
 		return err;
@@ -438,6 +509,8 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	 * unless some keys wait for the next snapshot (they need the OSD id) */
 	/* ... and the call names of those that had exited when it began */
 	h->keys[KM_CALLS] = t->snap.call_keys;
+	h->keys[KM_SLOWOPS] = t->snap.slow_keys;
+	h->slow_unread = t->snap.slow_unread;
 	if (!deferred) {
 		proc_table_forget_exited(&t->procs);
 		dead_delete(&dead_calls, t->bpf.calls.fd, &h->keys[KM_CALLS]);
@@ -475,5 +548,8 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	r->n = t->snap.nseries;
 	r->opc = t->snap.opd;
 	r->nopc = opcode_deltas(t, advance);
+	r->slow = t->snap.slow.e;
+	r->nslow = t->snap.slow.n;
+	r->slow_k = t->opt->slowest;
 	return 0;
 }

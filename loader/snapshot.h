@@ -7,6 +7,7 @@
 #include "calls.h"
 #include "osdhist.h"
 #include "report.h"
+#include "slowops.h"
 
 /*
  * What snapshot.c keeps from one snapshot to the next: the cumulative
@@ -43,6 +44,9 @@ struct snapshots {
 	__u64 call_keys;		/* the calls map's keys, at the last read */
 	int ncpus;		/* possible CPUs: values per key of a per-CPU map */
 	__u64 unknown_ops;	/* ops of exited processes never identified */
+	struct slow_list slow;	/* the last closed interval's slowest ops */
+	__u64 slow_keys;	/* the slowops map's keys, at the last read */
+	__u64 slow_unread;
 };
 
 /* Counts the possible CPUs; 0, or -1 after one line on stderr. */

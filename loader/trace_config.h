@@ -16,6 +16,7 @@ struct trace_config {
 	bool phases;		/* --phases: execute/commit phases (more probes) */
 	bool no_subops;		/* --no-subops */
 	bool no_op_types;	/* --no-op-types: no op codes, no op types */
+	int slowest;		/* --slowest K: slowest ops per OSD and interval, 0 = off */
 	bool perf_uprobes;	/* --perf-uprobes: no uprobe_multi links */
 	double sample_on;	/* --sample ON/PERIOD, seconds; 0 = full tracing */
 	double sample_period;

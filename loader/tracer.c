@@ -53,6 +53,7 @@ static void lend_handles(struct tracer *t)
 	h->phase_hists = mapref(s->maps.phase_hists);
 	h->opcounts = mapref(s->maps.opcounts);
 	h->calls = mapref(s->maps.calls);
+	h->slowops = mapref(s->maps.slowops);
 	h->health = mapref(s->maps.health);
 	h->inflight = mapref(s->maps.inflight);
 	h->progs.op_done = s->progs.op_done;
@@ -65,6 +66,7 @@ static void lend_handles(struct tracer *t)
 	h->window_ends = &s->bss->window_ends;
 	h->tai_offset_ns = &s->bss->tai_offset_ns;
 	h->rt_mono_offset_ns = &s->bss->rt_mono_offset_ns;
+	h->slow_gen = &s->bss->slow_gen;
 	h->start_probe = s->rodata->start_probe;
 }
 
@@ -99,6 +101,7 @@ int tracer_open(struct tracer *t, const struct trace_config *opt,
 	t->skel->rodata->mark_ways = testhook_mark_ways(MARK_WAYS);
 	t->skel->rodata->have_tai = kf->have[KF_TAI];
 	t->skel->rodata->have_loop = kf->have[KF_LOOP];
+	t->skel->rodata->slow_k = opt->slowest;
 	multi = !strcmp(t->variant.uprobes, "multi");
 	if (multi) {
 		struct bpf_program *p;

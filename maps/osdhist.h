@@ -103,7 +103,14 @@ enum op_phase {
 	/* done marks put in the in-flight LRU map because their set of	\
 	 * the mark table was full: not a loss (the LRU may evict them:	\
 	 * counted as evicted) */					\
-	X(H_SPILLED, "marks_spilled", 0)
+	X(H_SPILLED, "marks_spilled", 0)					\
+	/* slowest ops: a candidate found its OSD's slots being written	\
+	 * by another CPU, or the slots map full: counted in the	\
+	 * histograms, maybe missing from the slowest ops */		\
+	X(H_SLOW_BUSY, "slow_busy", 0)					\
+	/* slowest ops: a candidate that ended as the loader closed the	\
+	 * interval, not in its slowest ops */				\
+	X(H_SLOW_LATE, "slow_late", 0)
 
 #define OSDHIST_ENUM(id, name, loss) id,
 enum health { OSDHIST_HEALTH(OSDHIST_ENUM) NR_HEALTH };
@@ -268,6 +275,68 @@ _Static_assert(NR_OPTYPES <= OPCOUNT_SLOTS, "op_counts: too many op types");
 _Static_assert(NR_OPTYPES < OPTYPE_ALL, "op types: OPTYPE_ALL taken");
 
 /*
+ * The slowest client ops of each interval, per OSD process, with their
+ * object, PG, client and first op types: at most slow_k (--slowest) of
+ * them, in the slowops map (key: tgid).  Nothing is cleared: the loader
+ * advances slow_gen (bpf/'s .bss) at each interval, bpf/ writes set
+ * slow_gen & 1 and starts it afresh when its gen is older, and the loader
+ * reads the other set, the interval just closed.  A set is written under
+ * lockseq (bit 0: taken); a writer that finds slow_gen moved once it holds
+ * the set writes nothing (slow_late), so once the loader has moved it and
+ * then sees bit 0 clear, the closed set no longer changes.
+ *
+ * An op pays a per-CPU filter first (slowfilt): the fastest slot's latency
+ * of its OSD when that CPU last looked, which only grows within an
+ * interval, so an op at or below it cannot enter the slots.
+ */
+#define SLOW_K_MAX	64
+#define SLOW_K_DEFAULT	10
+#define SLOW_NAME_BYTES	64	/* of the object name; name_len is the whole */
+#define SLOW_OPS	4	/* op types of the message's first ops */
+#define SLOW_FILTER_BITS 6
+
+struct slowop {
+	__u64 total_ns;		/* the latency the histogram got */
+	__u64 queue_ns;
+	__u64 end_rt;		/* CLOCK_REALTIME ns */
+	/* OpRequest::reqid (osd_reqid_t) as read: the client's entity
+	 * type (low byte; the rest is padding), its number, the op's tid,
+	 * the client's incarnation (low 32 bits) */
+	__u64 client[4];
+	__s64 pool;		/* MOSDOp::pgid */
+	__u32 pg_seed;
+	__u32 name_len;		/* 0: not decoded yet (rejected early) */
+	__u8 cls;		/* enum op_class */
+	__u8 optype;		/* the message's op index, as counted */
+	__u8 nops;		/* ops read of the message (first SLOW_OPS in op) */
+	__u8 pad;
+	__u8 op[SLOW_OPS];	/* op indices (maps/osdhist_ops.h, calls) */
+	char name[SLOW_NAME_BYTES];
+};
+
+struct slow_set {
+	__u64 lockseq;
+	__u32 gen;		/* the slow_gen it holds ops of */
+	__u32 n;		/* slots in use, <= slow_k */
+	__u64 min_ns;		/* n == slow_k: the fastest slot's total_ns */
+	__u32 min_slot, pad;
+	struct slowop slot[SLOW_K_MAX];
+};
+
+struct slow_sets {
+	struct slow_set s[2];	/* by gen & 1 */
+};
+
+struct slow_filter {
+	struct {
+		__u32 tgid, gen;
+		__u64 min_ns;	/* 0: every op is a candidate */
+	} e[1 << SLOW_FILTER_BITS];	/* by a hash of the tgid */
+};
+
+#define SLOWOPS_ENTRIES		OPCOUNT_ENTRIES
+
+/*
  * Offsets inside Ceph's objects and stack frames that the BPF programs read.
  * One row per attached ceph-osd binary (the uprobe's BPF cookie is the row
  * index), every field derived by loader/ceph/derive.c from that binary's own
@@ -368,7 +437,9 @@ struct binary_row {
 	__u32 cmsgw_off, cmsgw_len;
 	/* Count call ops by class.method (FEAT_CALLS derived, op types on);
 	 * 0: they stay "call". */
-	__u32 calls, pad;
+	__u32 calls;
+	/* Name the slowest ops (FEAT_SLOWOPS derived, --slowest not 0) */
+	__u32 slow;
 	__u64 open_rt;
 	__u64 close_rt;		/* ~0: open-ended */
 	__u64 prev_open_rt;	/* --sample: the previous window, to tell */

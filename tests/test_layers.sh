@@ -27,7 +27,7 @@ declare -A rank=(
 	[sample]=4 [sampler]=4 [snapshot]=4 [deadkeys]=4 [verify]=4
 	# 3 the report model the core fills and the outputs render (with the
 	# self-check's lines, verify_report.h)
-	[report]=3 [stats]=3 [verify_report]=3 [calls]=3
+	[report]=3 [stats]=3 [verify_report]=3 [calls]=3 [slowops]=3
 	# 2 readers of an OSD's process and binary (the trust boundary), and
 	# of the kernel's features
 	[procs]=2 [binary]=2 [derive]=2 [symtrace]=2 [asok]=2 [asok_find]=2

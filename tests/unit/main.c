@@ -23,5 +23,6 @@ int main(void)
 	failed += run_report_tests();
 	failed += run_deadkeys_tests();
 	failed += run_calls_tests();
+	failed += run_slowops_tests();
 	return failed ? 1 : 0;
 }

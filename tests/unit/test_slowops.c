@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The slowest ops (loader/slowops.c): merged per OSD, and named as Ceph
+ * prints them. */
+#include <string.h>
+#include "unit.h"
+#include "report.h"
+#include "slowops.h"
+
+static struct slowop op(__u64 total, const char *name)
+{
+	struct slowop o = { .total_ns = total };
+	size_t n = strlen(name);
+
+	o.name_len = n;
+	memcpy(o.name, name, n < SLOW_NAME_BYTES ? n : SLOW_NAME_BYTES);
+	return o;
+}
+
+static void merged_per_osd_slowest_first(void **state)
+{
+	struct slow_list l = { 0 };
+	/* two processes of osd.3 (a restart), one of osd.1 */
+	__u64 a[] = { 50, 10, 70, 30 }, b[] = { 60, 20, 40 }, c[] = { 5, 6 };
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		struct slowop o = op(a[i], "a");
+
+		assert_int_equal(slow_list_add(&l, 3, &o), 0);
+	}
+	for (int i = 0; i < 3; i++) {
+		struct slowop o = op(b[i], "b");
+
+		assert_int_equal(slow_list_add(&l, 3, &o), 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		struct slowop o = op(c[i], "c");
+
+		assert_int_equal(slow_list_add(&l, 1, &o), 0);
+	}
+	slow_list_finish(&l, 4);
+	assert_int_equal(l.n, 6);
+	assert_int_equal(l.e[0].osd, 1);
+	assert_int_equal(l.e[0].op.total_ns, 6);
+	assert_int_equal(l.e[1].op.total_ns, 5);
+	for (int i = 2; i < 6; i++)
+		assert_int_equal(l.e[i].osd, 3);
+	assert_int_equal(l.e[2].op.total_ns, 70);
+	assert_int_equal(l.e[3].op.total_ns, 60);
+	assert_int_equal(l.e[4].op.total_ns, 50);
+	assert_int_equal(l.e[5].op.total_ns, 40);
+	slow_list_finish(&l, 0);
+	assert_int_equal(l.n, 0);
+	slow_list_free(&l);
+}
+
+static void object_as_ceph_prints_it(void **state)
+{
+	char t[SLOW_OBJECT_MAX];
+	struct slowop o = op(1, "rbd_data.1234.0000000000000001");
+
+	(void)state;
+	slow_object_text(&o, t);
+	assert_string_equal(t, "rbd_data.1234.0000000000000001");
+	/* append_out_escaped: %, /, :, controls and 8 bit; " and \ stay
+	 * (JSON escapes them in its turn) */
+	o = op(1, "a/b:c%d\n\x1b[31m\"\\\x7f\xff ok");
+	slow_object_text(&o, t);
+	assert_string_equal(t, "a%2fb%3ac%25d%0a%1b[31m\"\\%7f%ff ok");
+	/* longer than bpf/ keeps: cut, and says by how much */
+	o = op(1, "0123456789012345678901234567890123456789012345678901234567890123456789");
+	slow_object_text(&o, t);
+	assert_string_equal(t, "0123456789012345678901234567890123456789012345678901234567890123"
+			       " (+6 bytes)");
+	o.name_len = 0;
+	slow_object_text(&o, t);
+	assert_string_equal(t, "(undecoded)");
+	/* the worst case fits: every kept byte escaped, a huge length */
+	memset(o.name, 0xff, SLOW_NAME_BYTES);
+	o.name_len = 0xffffffff;
+	slow_object_text(&o, t);
+	assert_true(strlen(t) < SLOW_OBJECT_MAX);
+}
+
+static void client_and_ops(void **state)
+{
+	char t[SLOW_REQID_MAX], ops[SLOW_OPS_MAX];
+	struct slowop o = op(1, "x");
+
+	(void)state;
+	o.client[0] = 0x4200 | 8;	/* padding after the type byte */
+	o.client[1] = 4123;
+	o.client[2] = 17;
+	o.client[3] = 0xdead00000000ULL | 2;
+	slow_reqid_text(&o, t);
+	assert_string_equal(t, "client.4123.2:17");
+	o.client[0] = 4;
+	o.client[1] = -1;
+	slow_reqid_text(&o, t);
+	assert_string_equal(t, "osd.-1.2:17");
+
+	o.nops = 2;
+	o.op[0] = osdhist_opi(0x2223);
+	o.op[1] = osdhist_opi(0x2201);
+	slow_ops_text(&o, ops);
+	assert_string_equal(ops, "set-alloc-hint,write");
+	o.nops = 6;	/* four kept */
+	o.op[2] = o.op[3] = osdhist_opi(0x1201);
+	slow_ops_text(&o, ops);
+	assert_string_equal(ops, "set-alloc-hint,write,read,read,+2");
+	o.nops = 0;
+	slow_ops_text(&o, ops);
+	assert_string_equal(ops, "-");
+}
+
+int run_slowops_tests(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(merged_per_osd_slowest_first),
+		cmocka_unit_test(object_as_ceph_prints_it),
+		cmocka_unit_test(client_and_ops),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
