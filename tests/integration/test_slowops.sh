@@ -1,0 +1,130 @@
+#!/bin/bash
+# osdhist's slowest ops (--slowest, issue 25) on every Ceph release.
+#
+# Each check is on one interval that holds exactly one load: a snapshot
+# before it, one after (oh_snap), so the slots and the histograms of that
+# interval hold the same ops.
+#   1. 4 KiB writes to many objects and, at the same time, 4 MiB writes of
+#      a few big.* objects: min(K, ops) slots; no histogram bucket above
+#      the K-th slot's holds an op that no slot holds (0 missing, or at
+#      most the candidates the health line says were skipped); every slot
+#      names an object the load wrote, its op, class, pool, PG (Ceph's
+#      own `osd map`) and client (the load's, with the op's tid).
+#   2. Ceph's op history (osd_op_history_size raised: every op kept)
+#      holds each slot's reqid with the same object; how far Ceph's
+#      ranking by duration is from osdhist's is printed (Ceph's duration
+#      ends later, at the op's last event, so ranks of near ties differ).
+#   4. fewer ops than K, so all are slots: a 70-byte name is cut at 64
+#      bytes and says by how much; a name with control bytes, quote,
+#      backslash, %, :, / and UTF-8 is printed as Ceph escapes objects, in
+#      JSON and in text; a failed stat is a slot of class error.
+# And --slowest 0 keeps none.
+#
+#   test_slowops.sh [RELEASE ...]   host (16.2.x, default), reef, tentacle
+. "$(dirname "$0")/../lib.sh"
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+LOAD="/usr/bin/python3 $HERE/slowops_load.py"
+K=10
+
+asok() { ceph --admin-daemon "$(osd_asok "$OSD_IDS")" "$@"; }
+
+# JSON lines FROM+1 .. TO of osdhist's output
+lines() { sed -n "$(($1 + 1)),$2p" "$TOUT"; }
+
+mixed() { # RELEASE
+	local rel=$1 out chk ceph hist from to o pg want
+	lib_mktemp out; lib_mktemp chk; lib_mktemp ceph; lib_mktemp hist
+	from=$(oh_snap) || { fail "$rel mixed: osdhist snapshot"; return; }
+	check "$rel mixed: 300 small writes beside 12 big ones" bash -c "$LOAD mixed 300 12 >$out"
+	to=$(oh_snap) || { fail "$rel mixed: osdhist snapshot"; return; }
+	lines "$from" "$to" | /usr/bin/python3 "$HERE/slowops_check.py" "$OSD_IDS" $K "$out" >"$chk"
+	echo "# $rel mixed: $(jq -c '{slots, ops, above, missing, skipped, big}' "$chk")"
+	check_eq "$rel mixed: the histograms hold the load's 312 ops" "$(jq .ops "$chk")" 312
+	check_eq "$rel mixed: $K slots" "$(jq .slots "$chk")" $K
+	check "$rel mixed: no op above the K-th slot's bucket is missing from the slots" \
+		jq -e '.missing <= .skipped' "$chk"
+	check_eq "$rel mixed: every slot names what the load sent" "$(jq -c .bad "$chk")" '[]'
+	# Ceph's PG of each object
+	want=0
+	for o in $(jq -r '.objects[]' "$chk"); do
+		pg=$(ceph osd map "$POOL" "$o" -f json | jq -r .pgid)
+		[ "$(lines "$from" "$to" | jq -r --arg o "$o" 'select(.type == "slowop" and .object == $o) | .pg')" = "$pg" ] ||
+			{ echo "# $o: osdhist's pg is not Ceph's $pg"; want=1; }
+	done
+	check_eq "$rel mixed: each slot's PG is Ceph's osd map of its object" $want 0
+	# test 2: Ceph's history
+	/usr/bin/python3 "$HERE/asok_cmd.py" "$(osd_asok "$OSD_IDS")" dump_historic_ops_by_duration >"$hist"
+	/usr/bin/python3 "$HERE/slowops_ceph.py" "$(jq -r .client "$out")" $K "$chk" <"$hist" >"$ceph"
+	echo "# $rel Ceph's view: $(jq -c . "$ceph")"
+	check_eq "$rel mixed: Ceph's history has every op of the load" "$(jq .history "$ceph")" 312
+	check_eq "$rel mixed: Ceph's history has each slot's reqid, with its object" \
+		"$(jq .found "$ceph")" $K
+}
+
+names() { # RELEASE
+	local rel=$1 out chk from to
+	lib_mktemp out; lib_mktemp chk
+	from=$(oh_snap) || { fail "$rel names: osdhist snapshot"; return; }
+	check "$rel names: a long name, control bytes, a failed stat" bash -c "$LOAD names >$out"
+	to=$(oh_snap) || { fail "$rel names: osdhist snapshot"; return; }
+	check "$rel names: every JSON line parses" bash -c "lines() { sed -n \"\$(($from + 1)),${to}p\" '$TOUT'; }; lines | jq -e . >/dev/null"
+	lines "$from" "$to" | /usr/bin/python3 "$HERE/slowops_check.py" "$OSD_IDS" $K "$out" >"$chk"
+	check_eq "$rel names: 3 ops, 3 slots" "$(jq -c '[.ops, .slots]' "$chk")" '[3,3]'
+	check_eq "$rel names: the objects as Ceph prints them, the long one cut" \
+		"$(jq -cS '.objects | sort' "$chk")" "$(jq -cS '.objects | keys | sort' "$out")"
+	check_eq "$rel names: every slot names what the load sent (class error for the stat)" \
+		"$(jq -c .bad "$chk")" '[]'
+	check "$rel names: the 70-byte name says it was cut by 6 bytes" \
+		bash -c "jq -e '.objects | map(select(endswith(\" (+6 bytes)\"))) | length == 1' '$chk' >/dev/null"
+	# the text output, a second osdhist printing every second
+	for _ in $(seq 50); do
+		grep -qF -- "$(jq -r '.objects | keys[] | select(startswith("ctl.") and endswith(".missing"))' "$out")" \
+			"$CLUSTER_DIR/text.out" && break
+		sleep 0.1
+	done
+	for o in $(jq -r '.objects | keys[] | @base64' "$out"); do
+		o=$(base64 -d <<<"$o")
+		check "$rel names: text shows ${o:0:40}... escaped, on one line" grep -qF -- "$o" "$CLUSTER_DIR/text.out"
+	done
+	check "$rel names: no control byte in the text output" \
+		bash -c "! LC_ALL=C grep -q \$'[\\x01-\\x08\\x0b-\\x1f\\x7f-\\xff]' '$CLUSTER_DIR/text.out'"
+}
+
+one_release() { # RELEASE
+	local rel=$1 root=() r
+	if [ "$rel" != host ]; then
+		r=$(chroot_dir "$rel") || { fail "$rel: no chroot"; return; }
+		root=(--root "$r")
+	fi
+	cluster_up "${root[@]}" --osds 1 --first-id "$(random_first_id)" ||
+		{ fail "$rel: cluster start"; return; }
+	echo "# $rel: ceph-osd $(asok version | jq -r .version)"
+	check "$rel: op history keeps every op" bash -c \
+		"ceph --admin-daemon '$(osd_asok "$OSD_IDS")' config set osd_op_history_size 100000 >/dev/null &&
+		 ceph --admin-daemon '$(osd_asok "$OSD_IDS")' config set osd_op_history_duration 86400 >/dev/null"
+	oh_start -p "$(osd_pid "$OSD_IDS")" 3600
+	check "$rel: osdhist attached" oh_wait_attached
+	check "$rel: osdhist names the slowest ops on this release" \
+		bash -c "! grep -q 'slowest ops of pid' '$TERR'"
+	"$OSDHIST" -p "$(osd_pid "$OSD_IDS")" 1 >"$CLUSTER_DIR/text.out" 2>"$CLUSTER_DIR/text.err" &
+	TEXTPID=$!
+	"$OSDHIST" -p "$(osd_pid "$OSD_IDS")" --slowest 0 --json 1 >"$CLUSTER_DIR/off.out" 2>"$CLUSTER_DIR/off.err" &
+	OFFPID=$!
+	mixed "$rel"
+	names "$rel"
+	sleep 1.5	# one more snapshot of the other two
+	kill -INT "$TPID" "$TEXTPID" "$OFFPID"; wait "$TPID" "$TEXTPID" "$OFFPID"
+	check "$rel: osdhist lost nothing" bash -c "tail -n 1 '$TOUT' | jq -e '.losses == 0 and .keys_slowops >= 1' >/dev/null"
+	check "$rel: --slowest 0: no slowop line, no slowops key, the ops counted" bash -c \
+		"! grep -q '\"slowop\"' '$CLUSTER_DIR/off.out' &&
+		 tail -n 1 '$CLUSTER_DIR/off.out' | jq -e '.keys_slowops == 0 and .done + .error_ends >= 315' >/dev/null"
+	cluster_down
+}
+
+[ $# -gt 0 ] || set -- host reef tentacle
+for rel in "$@"; do
+	case $rel in host | reef | tentacle) one_release "$rel" ;;
+	*) fail "unknown release '$rel' (host, reef, tentacle)" ;; esac
+done
+finish
