@@ -99,6 +99,25 @@ enum osd_feature {
 	  "_ZN4ceph6buffer7v15_2_03ptrixEj") \
 	X(CF_PTR_COPY_OUT, "buffer::ptr::copy_out", DERIVE_READ(read_ptr_copy_out), \
 	  "_ZNK4ceph6buffer7v15_2_03ptr8copy_outEjjPc") \
+	/* the slowest ops' PG and object: MOSDOp's accessors (inline members:
+	 * weak, an LTO build may lack some) and its print() */ \
+	X(CF_MOSDOP_PRINT, "MOSDOp::print", DERIVE_READ(read_mosdop_print), \
+	  "_ZNK7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS2_EEE5printERSo") \
+	X(CF_MOSDOP_GET_SPG, "MOSDOp::get_spg", DERIVE_READ(read_get_spg), \
+	  "_ZNK7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS2_EEE7get_spgEv") \
+	X(CF_MOSDOP_GET_PG, "MOSDOp::get_pg", DERIVE_READ(read_get_pg), \
+	  "_ZNK7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS2_EEE6get_pgEv") \
+	X(CF_MOSDOP_FINISH_DECODE, "MOSDOp::finish_decode", DERIVE_READ(read_finish_decode), \
+	  "_ZN7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS2_EEE13finish_decodeEv") \
+	X(CF_MOSDOP_GET_OLOC, "MOSDOp::get_object_locator", DERIVE_READ(read_get_oloc), \
+	  "_ZNK7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS2_EEE18get_object_locatorEv") \
+	X(CF_SPG_PRINT, "operator<<(ostream&, spg_t)", DERIVE_CALLEE, \
+	  "_ZlsRSoRK5spg_t") \
+	X(CF_HOBJ_PRINT, "operator<<(ostream&, hobject_t)", DERIVE_CALLEE, \
+	  "_ZlsRSoRK9hobject_t") \
+	/* list::iterator_impl<true>::copy(unsigned, std::string&) */ \
+	X(CF_CITER_COPY_STRING, "buffer::list::iterator_impl<true>::copy", DERIVE_CALLEE, \
+	  "_ZN4ceph6buffer7v15_2_04list13iterator_implILb1EE4copyEjRNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE") \
 	/* list::iterator::iterator(list*, unsigned) */ \
 	X(CF_LIST_ITERATOR, "buffer::list::iterator::iterator", DERIVE_CALLEE, \
 	  "_ZN4ceph6buffer7v15_2_04list8iteratorC1EPS2_j") \

@@ -78,7 +78,7 @@ struct facts {
 	struct fact ls_request, ls_recv, ls_opinfo, ls_dequeued;
 	struct fact dq_request, dq_recv, dq_dequeued;
 	struct fact eq_request, eq_recv, eq_spg;
-	struct fact ct_request, ct_type;
+	struct fact ct_request, ct_type, ct_reqid;
 	struct fact rc_repmod, rc_request, rc_type;
 	struct fact rd_repmod;
 	struct fact cr_rmw;
@@ -95,6 +95,12 @@ struct facts {
 	/* the buffer::list, ptr_node, ptr and raw fields on the way */
 	struct fact it_first, lc_first, lc_node_ptr, lc_len, lw_node_ptr, lw_len;
 	struct ptr_reads { struct fact raw, data, u32[2]; } pc, pcc, pat, pco;
+	/* the slowest ops' PG and object in MOSDOp: pgid as print, get_spg
+	 * and get_pg read it; hobj as print passes it, hobj.oid.name as
+	 * finish_decode decodes into it, its length as get_object_locator
+	 * tests it */
+	struct fact pr_pgid, spg_pgid, pg_pgid;
+	struct fact pr_hobj, fd_name, ol_name_len;
 };
 
 /* A pair of 4-byte loads at off and off + 4 from node base: a utime_t
@@ -233,13 +239,62 @@ static void read_eq(const struct symtrace *t, const struct derive_in *in, struct
 		set(&fx->eq_spg, lowest);
 }
 
+/* The 16 bytes that store e writes, if they are a 16-byte load: its node. */
+static int stored_16(const struct symtrace *t, const struct st_event *e)
+{
+	int n = e->src.node;
+
+	return e->type == EV_STORE && e->size == 16 && n >= 0 && !e->src.add &&
+	       t->nodes[n].kind == N_LOAD && t->nodes[n].size == 16 ? n : -1;
+}
+
+/*
+ * `reqid = static_cast<MOSDOp*>(req)->get_reqid();` (and the MOSDRepOp,
+ * MOSDRepOpReply branches): an osd_reqid_t's members (entity_name_t 16,
+ * tid 8, inc 4) are 28 bytes, which GCC copies as two overlapping 16-byte
+ * moves: the 16 bytes at G and at G + 12 of one source (the message, or its
+ * get_reqid() result on the stack) stored at F and F + 12 of this.  Every
+ * such copy in the constructor must say the same F, else no answer.
+ * Bounded: pairs among the first PAIR_MAX 16-byte copies into this.
+ */
+#define REQID_SECOND_MOVE	12
+
+static void ctor_reqid(const struct symtrace *t, int self, struct fact *f)
+{
+	const struct st_event *c[PAIR_MAX];
+	int64_t reqid = -1;
+	int n = 0;
+
+	for (int i = 0; i < t->nev && n < PAIR_MAX; i++)
+		if (t->ev[i].base == self && stored_16(t, &t->ev[i]) >= 0)
+			c[n++] = &t->ev[i];
+	for (int i = 0; i < n; i++) {
+		const struct st_node *a = &t->nodes[stored_16(t, c[i])];
+
+		for (int j = 0; j < n; j++) {
+			const struct st_node *b = &t->nodes[stored_16(t, c[j])];
+
+			if (c[j]->off != c[i]->off + REQID_SECOND_MOVE || b->base != a->base ||
+			    b->off != a->off + REQID_SECOND_MOVE)
+				continue;
+			if (reqid >= 0 && reqid != c[i]->off)
+				return;		/* two places: no answer */
+			reqid = c[i]->off;
+		}
+	}
+	if (reqid >= 0)
+		set(f, reqid);
+}
+
 /* OpRequest::OpRequest(Message *req, OpTracker *): `request(req)` stores the
- * argument into this; `if (req->get_type() == CEPH_MSG_OSD_OP)`. */
+ * argument into this; `if (req->get_type() == CEPH_MSG_OSD_OP)`; the
+ * reqid copies (ctor_reqid). */
 static void read_ct(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
 	int self = st_arg(t, ARG_RDI), msg = st_arg(t, ARG_RSI);
 
 	(void)in;
+	ctor_reqid(t, self, &fx->ct_reqid);
 	for (int i = 0; i < t->nev; i++) {
 		const struct st_event *e = &t->ev[i];
 		int64_t off;
@@ -626,6 +681,125 @@ static void read_noent(const struct symtrace *t, const struct derive_in *in, str
 		if (e->type == EV_STORE && e->base == osd_op && e->size == 4 &&
 		    e->has_imm && (int32_t)e->imm == MINUS_ENOENT)
 			set(&fx->noent_rval, e->off);
+	}
+}
+
+/* --- the slowest ops' PG and object (MOSDOp) ------------------------- */
+
+/* MOSDOp::print(ostream& out): `out << pgid;` and, once decoded, `out <<
+ * hobj` -- this + F passed to operator<<(ostream&, const spg_t&), and
+ * this + H to operator<<(ostream&, const hobject_t&). */
+static void read_mosdop_print(const struct symtrace *t, const struct derive_in *in,
+			      struct facts *fx)
+{
+	int self = st_arg(t, ARG_RDI);
+	uint64_t spg = in->fn[CF_SPG_PRINT].vaddr, hobj = in->fn[CF_HOBJ_PRINT].vaddr;
+
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+
+		if (e->type != EV_CALL || !e->target || e->args[1].node != self ||
+		    e->args[1].add <= 0)
+			continue;
+		if (e->target == spg)
+			set(&fx->pr_pgid, e->args[1].add);
+		if (e->target == hobj)
+			set(&fx->pr_hobj, e->args[1].add);
+	}
+}
+
+/* MOSDOp::get_spg(): `ceph_assert(!partial_decode_needed); return pgid;` --
+ * an spg_t (24 bytes, MEMORY class) returned through the pointer in %rdi,
+ * this in %rsi: each store into the result at k is of the bytes loaded
+ * from this + F + k, one F for all, and one store is at k = 0. */
+static void read_get_spg(const struct symtrace *t, const struct derive_in *in,
+			 struct facts *fx)
+{
+	int ret = st_arg(t, ARG_RDI), self = st_arg(t, ARG_RSI);
+	int64_t pgid = -1;
+	bool first = false;
+
+	(void)in;
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+		int64_t off;
+
+		if (e->type != EV_STORE || e->base != ret)
+			continue;
+		if (e->src.add || !st_is_load_of(t, e->src.node, self, &off) ||
+		    (pgid >= 0 && off - e->off != pgid))
+			return;		/* not one copy of this + F */
+		pgid = off - e->off;
+		first |= !e->off;
+	}
+	if (first)
+		set(&fx->spg_pgid, pgid);
+}
+
+/* MOSDOp::get_pg(): `ceph_assert(!partial_decode_needed); return
+ * pgid.pgid;` -- a pg_t (16 bytes, INTEGER class) returned in %rax:%rdx:
+ * before any call, this's 8-byte loads are the two at F and F + 8. */
+static void read_get_pg(const struct symtrace *t, const struct derive_in *in,
+			struct facts *fx)
+{
+	int self = st_arg(t, ARG_RDI), n = 0;
+	int64_t off[2] = { 0, 0 };
+
+	(void)in;
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+
+		if (e->type != EV_LOAD || e->ncalls || e->base != self || e->size != 8 ||
+		    (n && off[0] == e->off) || (n == 2 && off[1] == e->off))
+			continue;
+		if (n == 2)
+			return;		/* a third field: not pg_t alone */
+		off[n++] = e->off;
+	}
+	if (n == 2 && (off[1] - off[0] == 8 || off[0] - off[1] == 8))
+		set(&fx->pg_pgid, off[0] < off[1] ? off[0] : off[1]);
+}
+
+/* MOSDOp::finish_decode(): `decode(hobj.oid, p);` -- object_t decodes its
+ * name with `p.copy(len, name)`: the std::string& of the first call of
+ * list::iterator_impl<true>::copy(unsigned, std::string&) is this + N (the
+ * other strings it fills, nspace and key, are assigned from the decoded
+ * object_locator_t). */
+static void read_finish_decode(const struct symtrace *t, const struct derive_in *in,
+			       struct facts *fx)
+{
+	int self = st_arg(t, ARG_RDI);
+	uint64_t copy = in->fn[CF_CITER_COPY_STRING].vaddr;
+
+	for (int i = 0; i < t->nev && copy; i++) {
+		const struct st_event *e = &t->ev[i];
+
+		if (e->type == EV_CALL && e->target == copy) {
+			if (e->args[2].node == self && e->args[2].add > 0)
+				set(&fx->fd_name, e->args[2].add);
+			return;
+		}
+	}
+}
+
+/* MOSDOp::get_object_locator(): `ceph_assert(!final_decode_needed); if
+ * (hobj.oid.name.empty())` -- the first compare of an 8-byte field of this
+ * (%rsi; the result is returned through %rdi) with 0 is the name's length. */
+static void read_get_oloc(const struct symtrace *t, const struct derive_in *in,
+			  struct facts *fx)
+{
+	int self = st_arg(t, ARG_RSI);
+
+	(void)in;
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+		int64_t off;
+
+		if (e->type == EV_CMP && e->size == 8 && e->imm == 0 &&
+		    st_is_load_of(t, e->node, self, &off)) {
+			set(&fx->ol_name_len, off);
+			return;
+		}
 	}
 }
 
@@ -1039,23 +1213,63 @@ static void witnesses_raw_data(const struct derive_in *in, const struct facts *f
 	add(w, CF_PTR_COPY_OUT, in, fx->pco.data);
 }
 
-/* Not derived yet: no witness answers, so FEAT_SLOWOPS is refused. */
+/* What judge() makes of fn's witnesses: a layout fact built on another
+ * offset uses the value osdhist derives for it, by the same rule. */
+static struct fact derived(witnesses_fn *fn, const struct derive_in *in,
+			   const struct facts *fx)
+{
+	struct offset_witnesses w;
+	char why[256];
+	int64_t v = 0;
+
+	memset(&w, 0, sizeof(w));
+	fn(in, fx, &w);
+	return (struct fact){ !judge(&w, &v, why, sizeof(why)), v };
+}
+
+/* OpRequest's declaration (src/osd/OpRequest.h, 16 to 20) has `Message
+ * *request; osd_reqid_t reqid;` back to back, and osd_reqid_t (its first
+ * member an entity_name_t: u8, s64) is 8-aligned: reqid = request + 8. */
+static struct fact reqid_after_request(struct fact request)
+{
+	return (struct fact){ request.ok, request.v + 8 };
+}
+
 static void witnesses_op_reqid(const struct derive_in *in, const struct facts *fx,
 			       struct offset_witnesses *w)
 {
-	(void)in, (void)fx, (void)w;
+	add(w, CF_OPREQUEST_CTOR, in, fx->ct_reqid);
+	add_as(w, CF_NONE, in, reqid_after_request(derived(witnesses_op_request, in, fx)),
+	       "OpRequest::request + 8 (reqid follows it)");
+}
+
+/* hobject_t's first member is `object_t oid`, whose only member is
+ * `std::string name` (src/common/hobject.h, include/object.h): the name
+ * is at hobj + 0. */
+#define HOBJ_OID_NAME		0
+/* libstdc++'s std::string (the C++11 ABI): _M_dataplus._M_p, then
+ * size_type _M_string_length. */
+#define STRING_LENGTH		8
+
+static struct fact name_of_len(struct fact len)
+{
+	return (struct fact){ len.ok && len.v >= STRING_LENGTH, len.v - STRING_LENGTH };
 }
 
 static void witnesses_mosdop_oid(const struct derive_in *in, const struct facts *fx,
 				 struct offset_witnesses *w)
 {
-	(void)in, (void)fx, (void)w;
+	add(w, CF_MOSDOP_PRINT, in, sum(fx->pr_hobj, abi(HOBJ_OID_NAME)));
+	add(w, CF_MOSDOP_FINISH_DECODE, in, fx->fd_name);
+	add(w, CF_MOSDOP_GET_OLOC, in, name_of_len(fx->ol_name_len));
 }
 
 static void witnesses_mosdop_pgid(const struct derive_in *in, const struct facts *fx,
 				  struct offset_witnesses *w)
 {
-	(void)in, (void)fx, (void)w;
+	add(w, CF_MOSDOP_PRINT, in, fx->pr_pgid);
+	add(w, CF_MOSDOP_GET_SPG, in, fx->spg_pgid);
+	add(w, CF_MOSDOP_GET_PG, in, fx->pg_pgid);
 }
 
 /* A row without its witnesses_FIELD() does not compile. */

@@ -4,7 +4,9 @@
  * for Ceph's accessors as GCC compiles them: moves, loads, lea, add/sub of
  * constants, push/pop and sub of %rsp (so stack arguments are seen as
  * entry-%rsp offsets, through %rbp too), calls (caller-saved registers are
- * forgotten).  Anything else that writes a register makes it unknown, so a
+ * forgotten), and whole 16-byte SSE moves (an %xmm register holds the 16
+ * bytes loaded from [node + off], so a memcpy GCC does in two overlapping
+ * movdqu/movups pairs is a store of a known value).  Anything else that writes a register makes it unknown, so a
  * wrong guess is never produced by the pass itself, only "don't know".
  */
 #include <capstone/capstone.h>
@@ -14,6 +16,9 @@
 
 enum { R_RAX, R_RCX, R_RDX, R_RBX, R_RSP, R_RBP, R_RSI, R_RDI,
        R_R8, R_R9, R_R10, R_R11, R_R12, R_R13, R_R14, R_R15, NR_GPR };
+/* %xmm0-15 follow the general registers in the pass's state; SysV saves
+ * none of them across a call. */
+enum { R_XMM0 = NR_GPR, NR_XMM = 16, NR_REGS = NR_GPR + NR_XMM };
 
 static const int arg_gpr[NR_ARGS] = { R_RDI, R_RSI, R_RDX, R_RCX, R_R8, R_R9 };
 
@@ -52,6 +57,18 @@ static int gpr_of(unsigned r, int *width)
 		return r == X86_REG_AH ? R_RAX : r == X86_REG_CH ? R_RCX :
 		       r == X86_REG_DH ? R_RDX : R_RBX;
 	}
+	return -1;
+}
+
+/* capstone register -> its %xmm slot in the state (%ymm, %zmm: the same
+ * slot, which a write makes unknown); -1 if not one of %xmm0-15. */
+static int xmm_of(unsigned r)
+{
+	static const unsigned first[] = { X86_REG_XMM0, X86_REG_YMM0, X86_REG_ZMM0 };
+
+	for (size_t i = 0; i < sizeof(first) / sizeof(first[0]); i++)
+		if (r >= first[i] && r < first[i] + NR_XMM)
+			return R_XMM0 + (int)(r - first[i]);
 	return -1;
 }
 
@@ -106,7 +123,7 @@ static struct st_event *event(struct symtrace *t, uint8_t type, uint64_t pc, uin
 
 /* The symbolic address of a memory operand; node -1 if not known (an index
  * register, a segment, %rip, an unknown base). */
-static struct sval mem_addr(const struct sval reg[NR_GPR], const cs_x86_op *op)
+static struct sval mem_addr(const struct sval reg[NR_REGS], const cs_x86_op *op)
 {
 	int w, g;
 	struct sval v;
@@ -122,7 +139,7 @@ static struct sval mem_addr(const struct sval reg[NR_GPR], const cs_x86_op *op)
 }
 
 /* Records a read of memory operand op; returns the node of the value read. */
-static int mem_read(struct symtrace *t, const struct sval reg[NR_GPR], const cs_x86_op *op,
+static int mem_read(struct symtrace *t, const struct sval reg[NR_REGS], const cs_x86_op *op,
 		    uint64_t pc, uint32_t ncalls)
 {
 	struct sval a = mem_addr(reg, op);
@@ -142,7 +159,7 @@ static int mem_read(struct symtrace *t, const struct sval reg[NR_GPR], const cs_
 	return n;
 }
 
-static void mem_write(struct symtrace *t, const struct sval reg[NR_GPR], const cs_x86_op *op,
+static void mem_write(struct symtrace *t, const struct sval reg[NR_REGS], const cs_x86_op *op,
 		      struct sval src, uint64_t pc, uint32_t ncalls)
 {
 	struct sval a = mem_addr(reg, op);
@@ -160,7 +177,7 @@ static void mem_write(struct symtrace *t, const struct sval reg[NR_GPR], const c
 }
 
 /* Every register the instruction writes becomes unknown. */
-static void clobber_written(csh h, const cs_insn *in, struct sval reg[NR_GPR])
+static void clobber_written(csh h, const cs_insn *in, struct sval reg[NR_REGS])
 {
 	cs_regs rd, wr;
 	uint8_t nrd = 0, nwr = 0;
@@ -168,7 +185,7 @@ static void clobber_written(csh h, const cs_insn *in, struct sval reg[NR_GPR])
 
 	if (cs_regs_access(h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK) {
 		/* cannot tell what it writes: forget everything but the stack */
-		for (int i = 0; i < NR_GPR; i++)
+		for (int i = 0; i < NR_REGS; i++)
 			if (i != R_RSP)
 				reg[i] = UNK;
 		return;
@@ -176,6 +193,8 @@ static void clobber_written(csh h, const cs_insn *in, struct sval reg[NR_GPR])
 	for (int i = 0; i < nwr; i++) {
 		int g = gpr_of(wr[i], &w);
 
+		if (g < 0)
+			g = xmm_of(wr[i]);
 		if (g >= 0)
 			reg[g] = UNK;
 	}
@@ -273,7 +292,7 @@ uint64_t st_exact_divisor(const struct st_event *e)
 	return inv << e->size;
 }
 
-static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR_GPR],
+static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR_REGS],
 		 uint32_t *ncalls, uint64_t fn_lo, uint64_t fn_hi)
 {
 	const cs_x86 *x = &in->detail->x86;
@@ -391,11 +410,35 @@ static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[N
 				e->args[k] = reg[arg_gpr[k]];
 		}
 		(*ncalls)++;
-		for (int i = 0; i < NR_GPR; i++)
+		for (int i = 0; i < NR_REGS; i++)
 			if (i == R_RAX || i == R_RCX || i == R_RDX || i == R_RSI ||
-			    i == R_RDI || (i >= R_R8 && i <= R_R11))
+			    i == R_RDI || (i >= R_R8 && i <= R_R11) || i >= R_XMM0)
 				reg[i] = UNK;
 		return;
+	}
+	case X86_INS_MOVUPS: case X86_INS_MOVAPS: case X86_INS_MOVDQU:
+	case X86_INS_MOVDQA: case X86_INS_MOVUPD: case X86_INS_MOVAPD:
+	case X86_INS_LDDQU: {
+		/* all 16 bytes: register <- memory, memory <- register, or
+		 * register <- register */
+		int x0 = o0 && o0->type == X86_OP_REG ? xmm_of(o0->reg) : -1;
+		int x1 = o1 && o1->type == X86_OP_REG ? xmm_of(o1->reg) : -1;
+
+		if (x0 >= 0 && o1 && o1->type == X86_OP_MEM) {
+			int n = mem_read(t, reg, o1, pc, *ncalls);
+
+			reg[x0] = n >= 0 ? (struct sval){ n, 0 } : UNK;
+			return;
+		}
+		if (x1 >= 0 && o0 && o0->type == X86_OP_MEM) {
+			mem_write(t, reg, o0, reg[x1], pc, *ncalls);
+			return;
+		}
+		if (x0 >= 0 && x1 >= 0) {
+			reg[x0] = reg[x1];
+			return;
+		}
+		break;
 	}
 	default:
 		if (o0 && o0->type == X86_OP_MEM && is_store_mov(in->id)) {
@@ -445,7 +488,7 @@ static int leaves(const cs_insn *in, uint64_t fn_lo, uint64_t fn_hi)
 
 int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrace *t)
 {
-	struct sval reg[NR_GPR], body[NR_GPR];
+	struct sval reg[NR_REGS], body[NR_REGS];
 	struct consts c;
 	uint32_t ncalls = 0;
 	uint64_t addr = vaddr;
@@ -466,7 +509,7 @@ int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrac
 	}
 	memset(&c, 0, sizeof(c));
 	memset(c.shift, -1, sizeof(c.shift));
-	for (int i = 0; i < NR_GPR; i++)
+	for (int i = 0; i < NR_REGS; i++)
 		reg[i] = UNK;
 	for (int k = 0; k < NR_ARGS; k++)
 		reg[arg_gpr[k]] = (struct sval){ intern(t, N_ARG, 8, -1, k), 0 };

@@ -57,7 +57,8 @@ struct st_event {
 	int32_t node;		/* LOAD: the loaded value; CMP: the value compared */
 	int64_t imm;		/* CMP, STORE of a constant: the constant;
 				 * DIV: the multiplier */
-	struct sval src;	/* STORE: the value stored */
+	struct sval src;	/* STORE: the value stored (16-byte SSE
+				 * store: the 16 bytes' load node) */
 	uint64_t target;	/* CALL: callee vaddr, 0 if indirect */
 	struct sval args[NR_ARGS];	/* CALL: argument registers */
 };

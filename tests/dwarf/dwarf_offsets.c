@@ -708,6 +708,9 @@ int main(int argc, char **argv)
 	print_member("ptr_off", T_PTR, "_off", 0, NULL);
 	print_member("ptr_len", T_PTR, "_len", 0, NULL);
 	print_member("raw_data", T_RAW, "data", 0, NULL);
+	print_member("op_reqid", T_OPREQUEST, "reqid", 0, NULL);
+	print_path("mosdop_oid", T_MOSDOP, (const char *[]){ "hobj", "oid", "name", NULL });
+	print_member("mosdop_pgid", T_MOSDOP, "pgid", 0, NULL);
 	dwarf_end(dw);
 	close(fd);
 	return failures ? 1 : 0;

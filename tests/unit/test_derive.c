@@ -190,6 +190,120 @@ static void call_split(void **state)
 	assert_true(out.have & OFF_BIT(OFF_RAW_DATA));
 }
 
+/* The slowest ops' names (issue 25): on each release every witness
+ * answers, the constructor's reqid copy on 16.2.15 through get_reqid()'s
+ * result on the stack too (SSE moves, symtrace.c). */
+static void slowops(void **state)
+{
+	const struct derive_in *rel[] = { &v16_in, &v18_in, &v20_in };
+	struct derive_out out;
+	char err[256];
+	(void)state;
+
+	for (size_t r = 0; r < sizeof(rel) / sizeof(rel[0]); r++) {
+		assert_int_equal(derive_offsets(rel[r], "rel", &out, err, sizeof(err)), 0);
+		assert_string_equal(out.why[OFF_OP_REQID], "OpRequest::OpRequest, "
+				    "OpRequest::request + 8 (reqid follows it)");
+		assert_string_equal(out.why[OFF_MOSDOP_OID], "MOSDOp::print, "
+				    "MOSDOp::finish_decode, MOSDOp::get_object_locator");
+		assert_string_equal(out.why[OFF_MOSDOP_PGID], "MOSDOp::print, "
+				    "MOSDOp::get_spg, MOSDOp::get_pg");
+	}
+}
+
+/* MOSDOp's accessors are inline members, emitted out of line only where a
+ * call was not inlined: a build may lack any one of them (or print) and
+ * still derive the three; without all three inline ones (an LTO build,
+ * say) the PG still comes from print and get_spg, the object name from
+ * print alone is refused, and so is the feature, not tracing. */
+static void slowops_missing(void **state)
+{
+	const struct derive_in *rel[] = { &v16_in, &v18_in, &v20_in };
+	const enum release rr[] = { R16, R18, R20 };
+	const enum ceph_fn weak[] = { CF_MOSDOP_PRINT, CF_MOSDOP_GET_SPG, CF_MOSDOP_GET_PG,
+				      CF_MOSDOP_FINISH_DECODE, CF_MOSDOP_GET_OLOC };
+	const uint32_t slow = OFF_BIT(OFF_OP_REQID) | OFF_BIT(OFF_MOSDOP_OID) |
+			      OFF_BIT(OFF_MOSDOP_PGID);
+	struct derive_in in;
+	struct derive_out out;
+	char err[256];
+	(void)state;
+
+	for (size_t r = 0; r < sizeof(rel) / sizeof(rel[0]); r++)
+		for (size_t k = 0; k < sizeof(weak) / sizeof(weak[0]); k++) {
+			in = *rel[r];
+			in.fn[weak[k]] = (struct derive_code){ 0, NULL, 0 };
+			assert_int_equal(derive_offsets(&in, "rel", &out, err, sizeof(err)), 0);
+			assert_int_equal(out.have & slow, slow);
+			check_release_offsets(&out.offs, out.have, rr[r]);
+		}
+
+	in = v18_in;
+	in.fn[CF_MOSDOP_GET_PG] = (struct derive_code){ 0, NULL, 0 };
+	in.fn[CF_MOSDOP_FINISH_DECODE] = (struct derive_code){ 0, NULL, 0 };
+	in.fn[CF_MOSDOP_GET_OLOC] = (struct derive_code){ 0, NULL, 0 };
+	assert_int_equal(derive_offsets(&in, "v18", &out, err, sizeof(err)), 0);
+	assert_string_equal(out.why[OFF_MOSDOP_PGID], "MOSDOp::print, MOSDOp::get_spg");
+	assert_int_equal(out.offs.mosdop_pgid, 0x1d0);
+	assert_false(out.have & OFF_BIT(OFF_MOSDOP_OID));
+	assert_string_equal(out.why[OFF_MOSDOP_OID],
+			    "only one witness (looked at: MOSDOp::print [found])");
+	assert_int_equal(out.have & OFFS_REQUIRED, OFFS_REQUIRED);
+}
+
+/* Witnesses of the slowest ops' offsets that disagree refuse that offset
+ * alone: Pacific's MOSDOp::print made to pass this + 0x1d8 as the spg_t;
+ * Tentacle's OpRequest constructor made to copy the reqid 8 bytes further
+ * in both its branches (then the copies and request + 8 disagree), or in
+ * one (then the constructor names two places and says nothing). */
+static void slowops_disagree(void **state)
+{
+	struct derive_in in = v16_in;
+	struct derive_out out;
+	uint8_t *pr = malloc(sizeof(v16_cf_mosdop_print));
+	uint8_t *ct = malloc(sizeof(v20_cf_oprequest_ctor));
+	/* e6b206: 48 8d b3 d0 01 00 00  lea 0x1d0(%rbx),%rsi; 14ebe1f, 14ebe2e,
+	 * 14ebf51, 14ebf62: 0f 11 83 {18,24} 01 00 00  movups %xmm0,{0x118,0x124}(%rbx) */
+	static const size_t at[] = { 0x232, 0x241, 0x364, 0x375 };
+	char err[256];
+	(void)state;
+
+	memcpy(pr, v16_cf_mosdop_print, sizeof(v16_cf_mosdop_print));
+	assert_int_equal(pr[0xf6], 0x48);
+	assert_int_equal(pr[0xf9], 0xd0);
+	pr[0xf9] = 0xd8;
+	in.fn[CF_MOSDOP_PRINT].code = pr;
+	assert_int_equal(derive_offsets(&in, "v16", &out, err, sizeof(err)), 0);
+	assert_false(out.have & OFF_BIT(OFF_MOSDOP_PGID));
+	assert_string_equal(out.why[OFF_MOSDOP_PGID], "witnesses disagree: "
+			    "MOSDOp::print says 0x1d8, MOSDOp::get_spg says 0x1d0");
+	assert_true(out.have & OFF_BIT(OFF_MOSDOP_OID));	/* print's hobject_t call */
+	assert_int_equal(out.have & OFFS_REQUIRED, OFFS_REQUIRED);
+
+	in = v20_in;
+	memcpy(ct, v20_cf_oprequest_ctor, sizeof(v20_cf_oprequest_ctor));
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		assert_int_equal(ct[at[i] - 3], 0x0f);
+		assert_int_equal(ct[at[i]], i % 2 ? 0x24 : 0x18);
+		ct[at[i]] += 8;
+	}
+	in.fn[CF_OPREQUEST_CTOR].code = ct;
+	assert_int_equal(derive_offsets(&in, "v20", &out, err, sizeof(err)), 0);
+	assert_false(out.have & OFF_BIT(OFF_OP_REQID));
+	assert_string_equal(out.why[OFF_OP_REQID], "witnesses disagree: OpRequest::OpRequest "
+			    "says 0x120, OpRequest::request + 8 (reqid follows it) says 0x118");
+	assert_true(out.have & OFF_BIT(OFF_OP_REQUEST));
+
+	ct[at[2]] -= 8;		/* the MOSDOp branch back at 0x118 */
+	ct[at[3]] -= 8;
+	assert_int_equal(derive_offsets(&in, "v20", &out, err, sizeof(err)), 0);
+	assert_false(out.have & OFF_BIT(OFF_OP_REQID));
+	assert_string_equal(out.why[OFF_OP_REQID], "only one witness (looked at: "
+			    "OpRequest::OpRequest, OpRequest::request + 8 (reqid follows it) [found])");
+	free(pr);
+	free(ct);
+}
+
 /* Bytes that are no function at all: no offset, no crash. */
 static void garbage(void **state)
 {
@@ -224,6 +338,9 @@ int run_derive_tests(void)
 		cmocka_unit_test(ops_vector),
 		cmocka_unit_test(optional_disagrees),
 		cmocka_unit_test(call_split),
+		cmocka_unit_test(slowops),
+		cmocka_unit_test(slowops_missing),
+		cmocka_unit_test(slowops_disagree),
 		cmocka_unit_test(garbage),
 	};
 	return cmocka_run_group_tests_name("derive", tests, NULL, NULL);
