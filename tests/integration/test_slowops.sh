@@ -31,6 +31,7 @@ asok() { ceph --admin-daemon "$(osd_asok "$OSD_IDS")" "$@"; }
 
 # JSON lines FROM+1 .. TO of osdhist's output
 lines() { sed -n "$(($1 + 1)),$2p" "$TOUT"; }
+last_health() { jq -sc '[.[] | select(.type == "health")] | last' "$1"; }
 
 mixed() { # RELEASE
 	local rel=$1 out chk ceph hist from to o pg want
@@ -115,10 +116,13 @@ one_release() { # RELEASE
 	names "$rel"
 	sleep 1.5	# one more snapshot of the other two
 	kill -INT "$TPID" "$TEXTPID" "$OFFPID"; wait "$TPID" "$TEXTPID" "$OFFPID"
-	check "$rel: osdhist lost nothing" bash -c "tail -n 1 '$TOUT' | jq -e '.losses == 0 and .keys_slowops >= 1' >/dev/null"
+	check "$rel: osdhist lost nothing" bash -c \
+		"jq -se '[.[] | select(.type == \"health\")] | last | .losses == 0 and .keys_slowops >= 1' '$TOUT' >/dev/null"
+	echo "# $rel --slowest 0: $(grep -c '"slowop"' "$CLUSTER_DIR/off.out") slowop lines, last health" \
+		"$(last_health "$CLUSTER_DIR/off.out" | jq -c '{keys_slowops, done, error_ends}')"
 	check "$rel: --slowest 0: no slowop line, no slowops key, the ops counted" bash -c \
 		"! grep -q '\"slowop\"' '$CLUSTER_DIR/off.out' &&
-		 tail -n 1 '$CLUSTER_DIR/off.out' | jq -e '.keys_slowops == 0 and .done + .error_ends >= 315' >/dev/null"
+		 jq -se '[.[] | select(.type == \"health\")] | last | .keys_slowops == 0 and .done + .error_ends >= 315' '$CLUSTER_DIR/off.out' >/dev/null"
 	cluster_down
 }
 
