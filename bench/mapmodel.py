@@ -264,6 +264,8 @@ def osdhist_maps(sz, global_maps):
            BPF_F_NO_PREALLOC),
         mk("opcounts", "hash", 4, sz["op_counts"], sz["opcount_entries"]),
         mk("calls", "hash", sz["call_key"], 4, sz["calls_entries"], BPF_F_NO_PREALLOC),
+        mk("slowops", "hash", 4, sz["slow_sets"], sz["slowops_entries"]),
+        mk("slowfilt", "percpu_array", 4, sz["slow_filter"], 1),
         mk("scratch", "percpu_array", 4, sz["scratch"], 1),
         mk("health", "percpu_array", 4, 8, sz["nr_health"]),
         mk("zero", "array", 4, sz["zero_value"], 1),
@@ -288,12 +290,13 @@ def large_host_keys(h, classes=len(MIX_CLASSES), optype_keys=MIX_OPTYPE_KEYS):
     return {"hists": h["osds"] * (pool_keys + optype_keys),
             "phase_hists": h["osds"] * pool_keys,
             "opcounts": h["osds"],
-            "calls": h["osds"] * CALLS_PER_OSD}
+            "calls": h["osds"] * CALLS_PER_OSD,
+            "slowops": h["osds"]}
 
 
 MIX_TEXT = ("per OSD and pool the classes %s (a pool key each in hists and in "
             "phase_hists), per OSD %d (class, op type) keys in hists (pool -1; none "
-            "in phase_hists with -P), 1 opcounts key and %d call names" %
+            "in phase_hists with -P), 1 opcounts key, %d call names and 1 slowops key" %
             ("/".join(MIX_CLASSES), MIX_OPTYPE_KEYS, CALLS_PER_OSD))
 
 

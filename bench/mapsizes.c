@@ -11,12 +11,15 @@
 /* bpf/osdhist.bpf.c's struct scratch (the value of map scratch), which
  * maps/osdhist.h only sizes: SCRATCH_SLOTS slots, each a busy word, a
  * buffer, a call's arguments (struct call_args: a u64 and nine u32, 48
- * bytes aligned), its struct call_key and a buffer::ptr (16 bytes).
+ * bytes aligned), its struct call_key, a buffer::ptr (16 bytes), and the
+ * slowest ops' nops (u32, padded) and candidate (a u64, a u32, four u8).
  * bench/report.py checks it against the loaded map's value size. */
-#define SCRATCH_VALUE	(SCRATCH_SLOTS * (8 + SCRATCH_BYTES + 48 + sizeof(struct call_key) + 16))
-/* bpf/'s map zero: the larger of struct hist_pair and struct op_counts */
-#define ZERO_VALUE	(sizeof(struct hist_pair) > sizeof(struct op_counts) ? \
-			 sizeof(struct hist_pair) : sizeof(struct op_counts))
+#define SCRATCH_VALUE	(SCRATCH_SLOTS * (8 + SCRATCH_BYTES + 48 + sizeof(struct call_key) + \
+				      16 + 8 + 16))
+/* bpf/'s map zero: the largest of struct hist_pair, op_counts, slow_sets */
+#define MAX2(a, b)	((a) > (b) ? (a) : (b))
+#define ZERO_VALUE	MAX2(MAX2(sizeof(struct hist_pair), sizeof(struct op_counts)), \
+			     sizeof(struct slow_sets))
 
 int main(void)
 {
@@ -27,13 +30,15 @@ int main(void)
 	       "\"nr_buckets\":%d,\"nr_health\":%d,\"nr_classes\":%d,"
 	       "\"nr_opcodes\":%d,\"inflight_entries\":%d,"
 	       "\"hists_entries\":%d,\"phase_hists_entries\":%d,"
-	       "\"opcount_entries\":%d}\n",
+	       "\"opcount_entries\":%d,\"slow_sets\":%zu,\"slow_filter\":%zu,"
+	       "\"slowops_entries\":%d}\n",
 	       sizeof(struct op_key), sizeof(struct op_state),
 	       sizeof(struct hist_key), sizeof(struct hist),
 	       sizeof(struct hist_pair), sizeof(struct op_counts), SCRATCH_VALUE,
 	       ZERO_VALUE, sizeof(struct call_key), CALLS_ENTRIES, CALLS_MAX,
 	       sizeof(struct binary_row), MAX_BINARIES,
 	       NR_BUCKETS, NR_HEALTH, NR_CLASSES, NR_OPCODES, INFLIGHT_ENTRIES,
-	       HISTS_ENTRIES, PHASE_HISTS_ENTRIES, OPCOUNT_ENTRIES);
+	       HISTS_ENTRIES, PHASE_HISTS_ENTRIES, OPCOUNT_ENTRIES,
+	       sizeof(struct slow_sets), sizeof(struct slow_filter), SLOWOPS_ENTRIES);
 	return 0;
 }

@@ -34,7 +34,7 @@ MAX_MAP_MIB_LARGE = 64     # issue #16: the large host of bench/mapmodel.py
 MAX_OPTYPES_US = 0.1        # issue #16: what op types may add to BPF time/op
 FULL_HITS_PER_OP = 2        # osdhist's default mode, what sampling scales down
 MOVES_PER_PERIOD = 3        # --sample: attach + open, shut the gate, detach
-KEYMAPS = ("hists", "phase_hists", "opcounts", "calls")
+KEYMAPS = ("hists", "phase_hists", "opcounts", "calls", "slowops")
 
 
 def mean_sd(xs):
@@ -243,8 +243,8 @@ def map_memory(windows, sz, ncpus_here):
     h = mapmodel.LARGE_HOST
     keys = mapmodel.large_host_keys(h)
     # CPUs that create keys: any CPU an OSD thread runs on may create a
-    # histogram key; an opcounts key is created once per OSD
-    hot = {"opcounts": keys["opcounts"]}
+    # histogram key; an opcounts or slowops key is created once per OSD
+    hot = {"opcounts": keys["opcounts"], "slowops": keys["slowops"]}
     large = mapmodel.model(maps, h["cpus"], keys, hot)
     full = mapmodel.model(maps, h["cpus"], {m["name"]: m["max_entries"] for m in maps}, None)
     pg = mapmodel.large_host_keys(h, classes=len(mapmodel.MIX_CLASSES) + 1,
