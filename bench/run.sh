@@ -284,6 +284,7 @@ window() {
 		n1=$(health_sync "$KOUT")
 		keys=$(jq -sc --argjson n "$n1" '[.[] | select(.type == "health")][$n - 1]
 			| {hists: .keys_hists, phase_hists: .keys_phase_hists, opcounts: .keys_opcounts, calls: .keys_calls,
+			   slowops: .keys_slowops,
 			   losses, hist_full, insert_failed, ops_unseen, done, error_ends}' "$KOUT")
 	fi
 	s1=$(sample)
