@@ -16,6 +16,7 @@
 #include "escape.h"
 #include "prom.h"
 #include "report.h"
+#include "slowops.h"
 #include "stats.h"
 #include "verify.h"
 
@@ -288,6 +289,9 @@ static void print_health(FILE *f, const struct report *r)
 				(unsigned long long)h->http_rejected[i]);
 	}
 
+	one(f, "osdhist_slow_unread_total", "counter",
+	    "Slowest-op sets still being written 100 ms after their interval "
+	    "closed, left out of it; not a loss.", h->slow_unread);
 	one(f, "osdhist_inflight_ops", "gauge",
 	    "Ops in the in-flight map now.", h->inflight);
 	one(f, "osdhist_inflight_capacity", "gauge",
@@ -352,6 +356,42 @@ static void print_verify(FILE *f, const struct report *r)
 					(long long)r->verify[i].cls[k].j.excess);
 }
 
+/* The last interval's slowest op of each OSD and class (the slots are by
+ * OSD, slowest first).  No object or client label: one per object would
+ * make the series count unbounded; the text and JSON outputs name them. */
+static void print_slowest(FILE *f, const struct report *r)
+{
+	bool seen[NR_CLASSES] = { false };
+	int osd = -2;
+
+	if (!r->slow_k)
+		return;
+	family(f, "osdhist_slowest_op_seconds", "gauge",
+	       "Latency of the slowest client op of the last interval, by OSD "
+	       "and class (--slowest; the text and JSON outputs name its "
+	       "object and client).");
+	for (int i = 0; i < r->nslow; i++) {
+		const struct slowop *o = &r->slow[i].op;
+		unsigned c = o->cls % NR_CLASSES;
+
+		if (r->slow[i].osd != osd) {
+			osd = r->slow[i].osd;
+			memset(seen, 0, sizeof(seen));
+		}
+		if (seen[c])
+			continue;
+		seen[c] = true;
+		fprintf(f, "osdhist_slowest_op_seconds{ceph_daemon=\"osd.");
+		if (osd >= 0)
+			fprintf(f, "%d", osd);
+		else
+			fprintf(f, "%s", osd == OSD_DUPLICATE ? "duplicate" : "unknown");
+		fprintf(f, "\",class=\"%s\"} ", class_name[c]);
+		put_seconds(f, o->total_ns);
+		fprintf(f, "\n");
+	}
+}
+
 static void print_opcodes(FILE *f, const char *name, const struct report *r,
 			  bool failed)
 {
@@ -400,6 +440,7 @@ void render_prom(FILE *f, const struct report *r, const struct prom_buckets *b,
 	       "Ops of each op code that failed: their rval < 0, or their message "
 	       "ended without Ceph counting it (an error reply).");
 	print_opcodes(f, "osdhist_op_code_failed_total", r, true);
+	print_slowest(f, r);
 	print_health(f, r);
 	print_verify(f, r);
 	family(f, "osdhist_build_info", "gauge", "osdhist's version; always 1.");

@@ -34,6 +34,7 @@ expect_error "zero interval" 2 "interval.*'0'" "$OSDHIST" 0
 # argp takes "-5" for an option; after "--" it reaches the COUNT parser.
 expect_error "negative count" 2 "count '-5'|option '-5'" "$OSDHIST" 1 -5
 expect_error "negative count after --" 2 "count.*'-5'" "$OSDHIST" -- 1 -5
+expect_error "--slowest past 64" 2 "slowest.*'65'.*0 to 64" "$OSDHIST" --slowest 65
 
 # --- -p of a pid that does not exist: a child that has exited and been reaped
 true & gone=$!

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "unit.h"
 #include "cli.h"
+#include "osdhist.h"
 
 static int parse(struct options *o, int argc, const char **argv)
 {
@@ -23,6 +24,7 @@ static void defaults(void **state)
 	assert_int_equal(o.osd, -1);
 	assert_int_equal(o.pid, 0);
 	assert_false(o.json);
+	assert_int_equal(o.slowest, SLOW_K_DEFAULT);
 }
 
 static void everything(void **state)
@@ -54,6 +56,9 @@ static void refusals(void **state)
 		{ "osdhist", "--osd", "-3" },
 		{ "osdhist", "1", "0" },
 		{ "osdhist", "-p", NULL },
+		{ "osdhist", "--slowest", "65" },
+		{ "osdhist", "--slowest", "-1" },
+		{ "osdhist", "--slowest", "ten" },
 	};
 	struct options o;
 	(void)state;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The slowest ops (loader/slowops.c): merged per OSD, and named as Ceph
  * prints them. */
+#include <stdlib.h>
 #include <string.h>
 #include "unit.h"
 #include "report.h"
@@ -113,12 +114,69 @@ static void client_and_ops(void **state)
 	assert_string_equal(ops, "-");
 }
 
+/* Text and JSON name each slot; Prometheus has one gauge per OSD and
+ * class, the slowest, and no object. */
+static void outputs_show_them(void **state)
+{
+	struct slow_entry e[3] = {
+		{ .osd = 4, .op = op(30000000, "big.1") },
+		{ .osd = 4, .op = op(20000000, "q\"b\\s\n") },
+		{ .osd = 4, .op = op(10000000, "small.1") },
+	};
+	struct report r = { .time = 1700000000, .interval = 1, .traced = 1,
+			    .slow = e, .nslow = 3, .slow_k = 10 };
+	char *t;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		e[i].op.cls = i == 2 ? CLASS_READ : CLASS_WRITE;
+		e[i].op.nops = 1;
+		e[i].op.optype = e[i].op.op[0] = osdhist_opi(i == 2 ? 0x1201 : 0x2202);
+		e[i].op.pool = 2;
+		e[i].op.pg_seed = 0x1f;
+		e[i].op.client[0] = 8;
+		e[i].op.client[1] = 4123;
+		e[i].op.client[2] = 17 + i;
+	}
+	t = unit_render('t', &r);
+	assert_non_null(strstr(t, "osd.4 slowest ops:\n"));
+	assert_non_null(strstr(t, "30000.0"));
+	assert_non_null(strstr(t, " writefull "));
+	assert_non_null(strstr(t, " 2.1f "));
+	assert_non_null(strstr(t, " big.1 "));
+	assert_non_null(strstr(t, " q\"b\\s%0a "));	/* Ceph's escaping: one line */
+	assert_non_null(strstr(t, "client.4123.0:17\n"));
+	free(t);
+	t = unit_render('j', &r);
+	assert_non_null(strstr(t, "{\"type\":\"slowop\",\"time\":1700000000.000,\"osd\":4,"
+			       "\"rank\":1,\"total_ns\":30000000,"));
+	assert_non_null(strstr(t, "\"rank\":3,"));
+	/* JSON escapes what Ceph's spelling leaves */
+	assert_non_null(strstr(t, "\"object\":\"q\\\"b\\\\s%0a\",\"object_len\":6,"));
+	assert_non_null(strstr(t, "\"pg\":\"2.1f\""));
+	assert_non_null(strstr(t, "\"client\":\"client.4123.0:18\",\"tid\":18}"));
+	free(t);
+	t = unit_render('p', &r);
+	assert_non_null(strstr(t, "osdhist_slowest_op_seconds{ceph_daemon=\"osd.4\","
+			       "class=\"write\"} 0.03\n"));
+	assert_non_null(strstr(t, "osdhist_slowest_op_seconds{ceph_daemon=\"osd.4\","
+			       "class=\"read\"} 0.01\n"));
+	assert_null(strstr(t, "} 0.02\n"));	/* not the slowest write */
+	assert_null(strstr(t, "big.1"));
+	free(t);
+	r.slow_k = 0;	/* --slowest 0: no gauge */
+	t = unit_render('p', &r);
+	assert_null(strstr(t, "osdhist_slowest_op_seconds"));
+	free(t);
+}
+
 int run_slowops_tests(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(merged_per_osd_slowest_first),
 		cmocka_unit_test(object_as_ceph_prints_it),
 		cmocka_unit_test(client_and_ops),
+		cmocka_unit_test(outputs_show_them),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
