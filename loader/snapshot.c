@@ -506,17 +506,19 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	h->binaries = binaries_traced(&t->bins);
 	h->variant = t->variant;
 	/* processes that exited have had their keys retired: forget them,
-	 * unless some keys wait for the next snapshot (they need the OSD id) */
+	 * unless some keys wait for the next snapshot (they need the OSD id),
+	 * or their slowest ops wait for the end of the interval (a snapshot
+	 * that does not advance does not read them) */
 	/* ... and the call names of those that had exited when it began */
 	h->keys[KM_CALLS] = t->snap.call_keys;
 	h->keys[KM_SLOWOPS] = t->snap.slow_keys;
 	h->slow_unread = t->snap.slow_unread;
-	if (!deferred) {
+	if (!deferred && (advance || !t->opt->slowest))
 		proc_table_forget_exited(&t->procs);
+	if (!deferred)
 		dead_delete(&dead_calls, t->bpf.calls.fd, &h->keys[KM_CALLS]);
-	} else {
+	else
 		dead_keys_free(&dead_calls);
-	}
 	proc_table_health(&t->procs, h);
 
 	for (int i = 0; i < t->snap.nseries; i++) {

@@ -64,5 +64,19 @@ check_eq "no op of a process osdhist could not name (osd -1)" \
 	"$(jq -s '[.[] | select(.type == "hist" and .osd == -1) | .count] | add // 0' "$TOUT")" 0
 check_eq "health: unknown_proc_ops 0" \
 	"$(jq -s '[.[] | select(.type == "health")] | last | .unknown_proc_ops' "$TOUT")" 0
+# the slowest ops of the first process, and of the two that died unread
+# (in one interval): named by their OSD, never osd -1, in two intervals
+# (the proc table must not forget a dead process before its interval's
+# slots are read); their keys deleted (other ceph-osd processes of the
+# host may have keys of their own)
+slots() { jq -s "[.[] | select(.type == \"slowop\" and (.object | startswith(\"canary.p\")))]" "$TOUT"; }
+check_eq "slowest ops: every slot of the load's objects names osd.$ID" \
+	"$(slots | jq "map(select(.osd != $ID)) | length")" 0
+check_eq "slowest ops: 10 slots in each of the two intervals with ops" \
+	"$(slots | jq -c 'group_by(.time) | map(length)')" '[10,10]'
+check_eq "slowest ops: the second interval's slots are the two processes' (p1, p2)" \
+	"$(slots | jq -c 'group_by(.time) | .[1] | map(.object | split(".")[1]) | unique')" '["p1","p2"]'
+check "health: the dead processes' slowest-op keys were deleted (keys_slowops <= other ceph-osd processes)" \
+	test "$(jq -s '[.[] | select(.type == "health")] | last | .keys_slowops' "$TOUT")" -le $(($(pgrep -xc ceph-osd) - 1))
 [ -z "${DK_KEEP:-}" ] || cp "$TOUT" "$DK_KEEP"
 finish
