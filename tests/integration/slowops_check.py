@@ -15,6 +15,10 @@ it).  Prints ONE JSON object:
   "bad":     slots whose object, op, pool, class or client is not what the
              load sent, each with why
   "big":     slots that are big.* objects
+  "small_slots", "small_near": slots that are small.* objects, and the
+             ops of op type write (the small ones: big ones are writefull)
+             in the K-th slot's bucket or above; a correct osdhist has
+             small_slots <= small_near
   "reqids", "objects": of the slots, for Ceph's view
 """
 import json
@@ -39,6 +43,7 @@ def main():
     lines = [json.loads(l) for l in sys.stdin if l.strip()]
     slots = [l for l in lines if l["type"] == "slowop" and l["osd"] == osd]
     hist = [0] * NR_BUCKETS
+    writes = [0] * NR_BUCKETS	# op type write
     ops = 0
     for l in lines:
         if (l["type"] == "hist" and l["osd"] == osd and l["phase"] == "total"
@@ -46,15 +51,20 @@ def main():
             for upper, n in l["buckets"]:
                 hist[bucket(upper - 1)] += n
                 ops += n
+        if (l["type"] == "optype" and l["osd"] == osd and l["phase"] == "total"
+                and l["op"] == "write"):
+            for upper, n in l["buckets"]:
+                writes[bucket(upper - 1)] += n
     health = [l for l in lines if l["type"] == "health"]
     skipped = 0
     if len(health) >= 2:
         skipped = sum(health[-1][c] - health[0][c] for c in ("slow_busy", "slow_late"))
     out = {"slots": len(slots), "ops": ops, "skipped": skipped, "missing": 0, "above": 0,
-           "bad": [], "big": 0, "reqids": [s["client"] for s in slots],
+           "bad": [], "big": 0, "small_slots": 0, "small_near": 0, "reqids": [s["client"] for s in slots],
            "objects": [s["object"] for s in slots]}
     if slots:
         kth = bucket(min(s["total_ns"] for s in slots))
+        out["small_near"] = sum(writes[kth:])
         for b in range(kth + 1, NR_BUCKETS):
             held = sum(1 for s in slots if bucket(s["total_ns"]) == b)
             out["above"] += hist[b]
@@ -86,6 +96,8 @@ def main():
             out["bad"].append("%s: %s" % (s["object"], "; ".join(why)))
         if s["object"].startswith("big."):
             out["big"] += 1
+        if s["object"].startswith("small."):
+            out["small_slots"] += 1
     print(json.dumps(out))
 
 

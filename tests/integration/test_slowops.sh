@@ -40,12 +40,17 @@ mixed() { # RELEASE
 	check "$rel mixed: 300 small writes beside 12 big ones" bash -c "$LOAD mixed 300 12 >$out"
 	to=$(oh_snap) || { fail "$rel mixed: osdhist snapshot"; return; }
 	lines "$from" "$to" | /usr/bin/python3 "$HERE/slowops_check.py" "$OSD_IDS" $K "$out" >"$chk"
-	echo "# $rel mixed: $(jq -c '{slots, ops, above, missing, skipped, big}' "$chk")"
+	echo "# $rel mixed: $(jq -c '{slots, ops, above, missing, skipped, big, small_slots, small_near}' "$chk")"
 	check_eq "$rel mixed: the histograms hold the load's 312 ops" "$(jq .ops "$chk")" 312
 	check_eq "$rel mixed: $K slots" "$(jq .slots "$chk")" $K
 	check "$rel mixed: no op above the K-th slot's bucket is missing from the slots" \
 		jq -e '.missing <= .skipped' "$chk"
 	check_eq "$rel mixed: every slot names what the load sent" "$(jq -c .bad "$chk")" '[]'
+	# the big writes are the slowest, unless a small one was as slow: then
+	# the write op type's histogram holds it in the K-th slot's bucket or
+	# above (12 big writes: enough for the K slots)
+	check "$rel mixed: every slot is a big write, but for small ones as slow as the K-th slot" \
+		jq -e '.big + .small_slots == .slots and .small_slots <= .small_near' "$chk"
 	# Ceph's PG of each object
 	want=0
 	for o in $(jq -r '.objects[]' "$chk"); do
