@@ -114,7 +114,7 @@ wait "$TPID"
 check_eq "JSON: every line parses with jq" "$(jq -c . "$TOUT" 2>/dev/null | wc -l)" "$(wc -l <"$TOUT")"
 check "JSON: no ESC, CR or byte >= 0x7f" no_raw "$TOUT"
 check_eq "JSON: every line is an object of a known type" \
-	"$(jq -r 'select(.type | IN("hist","optype","opcode","verify","health") | not) | .type' "$TOUT" | wc -l)" 0
+	"$(jq -r 'select(.type | IN("hist","optype","opcode","slowop","verify","health") | not) | .type' "$TOUT" | wc -l)" 0
 check_eq "JSON: write count of osd.$ID = op_w delta" "$(oh_count 0 "$n" "$ID" write)" "$((W1 - W0))"
 check "the bench wrote" [ "$((W1 - W0))" -ge 10 ]
 check_eq "JSON: no verify line for the fakes (untraced: never asked)" \
