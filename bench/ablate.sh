@@ -20,16 +20,16 @@
 # (every build but the last runs with --slowest 0)
 #
 # and runs them in alternating rounds, the order rotated from round to
-# round, under `rados bench -b 4096 -t 16` writes on a throwaway 1-OSD
+# round, under `rados bench -b 4096 -t 16` writes (--threads: -t) on a throwaway 1-OSD
 # memstore cluster (bench/lib.sh): BPF run time per client op (bpf_stats
 # over perf dump's osd.op).  Prints mean and standard error per build and
 # the step from the previous one; JSON in bench/results/ablate-*.json.
 #
-# Usage: bench/ablate.sh [--rounds N] [--round-secs N] [--results DIR]
+# Usage: bench/ablate.sh [--rounds N] [--round-secs N] [--threads N] [--results DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-ROUNDS=5 ROUND_SECS=6 RESULTS=$ROOT/bench/results
+ROUNDS=5 ROUND_SECS=6 THREADS=16 RESULTS=$ROOT/bench/results
 
 usage() { sed -n '/^# Usage:/p' "$0" | sed 's/^# //' >&2; exit 2; }
 die() { echo "ablate: $*" >&2; exit 1; }
@@ -38,12 +38,14 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) ROUNDS=${2:?}; shift 2 ;;
 	--round-secs) ROUND_SECS=${2:?}; shift 2 ;;
+	--threads) THREADS=${2:?}; shift 2 ;;
 	--results) RESULTS=${2:?}; shift 2 ;;
 	*) usage ;;
 	esac
 done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "--rounds must be a positive integer"
 [[ $ROUND_SECS =~ ^[1-9][0-9]*$ ]] || die "--round-secs must be a positive integer"
+[[ $THREADS =~ ^[1-9][0-9]*$ ]] || die "--threads must be a positive integer"
 [ "$(id -u)" = 0 ] || die "needs root (BPF, uprobes, bpf_stats): run 'sudo make bench-ablate'"
 for t in bpftool jq python3 rados ceph patch make; do
 	command -v "$t" >/dev/null || die "$t not found (make deps installs everything)"
@@ -101,7 +103,7 @@ for ((r = 0; r < ROUNDS; r++)); do
 		for _ in $(seq 100); do grep -q attached "$WORK/t.err" && break; sleep 0.1; done
 		grep -q attached "$WORK/t.err" || { cat "$WORK/t.err" >&2; die "$name did not attach"; }
 		read -r _ t0 < <(bpf_runs "$TPID"); o0=$(osd_ops)
-		rados -p "$POOL" bench "$ROUND_SECS" write -t 16 -b 4096 --no-cleanup >/dev/null 2>&1 ||
+		rados -p "$POOL" bench "$ROUND_SECS" write -t "$THREADS" -b 4096 --no-cleanup >/dev/null 2>&1 ||
 			die "rados bench failed"
 		o1=$(osd_ops); read -r _ t1 < <(bpf_runs "$TPID")
 		kill -INT "$TPID"
@@ -114,9 +116,9 @@ done
 
 mkdir -p "$RESULTS"
 out=$RESULTS/ablate-$(date -u +%Y%m%d-%H%M%S).json
-python3 - "$WORK/rounds.txt" "$out" "$(git rev-parse --short HEAD)" "${BUILDS[@]%%|*}" <<'EOF'
+python3 - "$WORK/rounds.txt" "$out" "$(git rev-parse --short HEAD)" "$THREADS" "${BUILDS[@]%%|*}" <<'EOF'
 import json, math, sys
-rounds, out, commit, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+rounds, out, commit, threads, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 ns = {n: [] for n in names}
 for line in open(rounds):
     name, v, _ = line.split()
@@ -133,7 +135,7 @@ for n in names:
     rows.append({"build": n, "bpf_ns_per_op": m, "se": se, "step_ns": step, "rounds": ns[n]})
     print("%-8s %10.0f %8.0f %10s" % (n, m, se, "" if step is None else "%+.0f" % step))
     prev = m
-json.dump({"commit": commit, "workload": "rados bench write -b 4096 -t 16", "builds": rows},
+json.dump({"commit": commit, "workload": "rados bench write -b 4096 -t %s" % threads, "builds": rows},
           open(out, "w"), indent=1)
 print("ablate: %s" % out, file=sys.stderr)
 EOF
