@@ -186,9 +186,15 @@ static __always_inline __u32 tgid(void)
 	return bpf_get_current_pid_tgid() >> 32;
 }
 
+/* The binary's row in rows[]: the uprobe's BPF cookie. */
+static __always_inline __u32 row_index(void *ctx)
+{
+	return bpf_get_attach_cookie(ctx) & (MAX_BINARIES - 1);
+}
+
 static __always_inline struct binary_row *row(void *ctx)
 {
-	return &rows[bpf_get_attach_cookie(ctx) & (MAX_BINARIES - 1)];
+	return &rows[row_index(ctx)];
 }
 
 static __always_inline __u64 read_u64(const void *addr)
@@ -626,6 +632,16 @@ static __always_inline __u8 classify(__u64 rmw)
 	return CLASS_WRITE;
 }
 
+/* Where the op's queue time ended, for an op ending at rt: its
+ * dequeued_time, or rt if it never left the queue (or the stamp is not
+ * between its receipt and rt). */
+static __always_inline __u64 dequeued(const struct op_view *v, __u64 rt)
+{
+	__u64 deq = v->deq;
+
+	return !deq || deq < v->recv || deq > rt ? rt : deq;
+}
+
 /*
  * Every phase of an op that ends now, all on Ceph's clock (REALTIME).  Total
  * is Ceph's own op latency, now - recv_stamp; queue ends at the
@@ -638,15 +654,13 @@ static __always_inline void record_op(__u32 pid, __u8 cls, __u8 optype,
 				      const struct op_state *st, struct scratch_buf *sb)
 {
 	__u64 rt = now_rt(), total = rt > v->recv ? rt - v->recv : 0;
-	__u64 deq = v->deq;
+	__u64 deq = dequeued(v, rt);
 	__u64 sub = st ? st->submit_rt : 0;
 	struct hist_key key = { .tgid = pid, .cls = cls, .optype = optype,
 				.pool = -1 };
 
 	if (sb)
 		sb->cand.total = total;	/* for the slowest ops: the same value */
-	if (!deq || deq < v->recv || deq > rt)
-		deq = rt;		/* never dequeued: all of it is queue */
 	if (sub && (sub < deq || sub > rt))
 		sub = 0;
 	if (split_pool) {
@@ -684,15 +698,13 @@ static __always_inline void slow_min(struct slow_set *s, __u32 k)
 static __always_inline void slow_fill(const struct binary_row *r, struct scratch_buf *sb,
 				      const struct op_view *v, struct slowop *o)
 {
-	__u64 deq = v->deq, rt;
+	__u64 rt;
 	__u32 n;
 
 	__builtin_memset(o, 0, sizeof(*o));
 	o->total_ns = sb->cand.total;
 	rt = v->recv + o->total_ns;
-	if (!deq || deq < v->recv || deq > rt)
-		deq = rt;	/* as record_op: the queue time it recorded */
-	o->queue_ns = deq - v->recv;
+	o->queue_ns = dequeued(v, rt) - v->recv;	/* as record_op recorded it */
 	o->end_rt = rt;
 	o->cls = sb->cand.cls;
 	o->optype = sb->cand.optype;
@@ -886,7 +898,7 @@ int BPF_KPROBE(op_done, void *pg, void *op)
 	int ret;
 
 	if (sb)
-		sb->cand.row = bpf_get_attach_cookie(ctx) & (MAX_BINARIES - 1);
+		sb->cand.row = row_index(ctx);
 	ret = success_end(ctx, (__u64)op, false, sb);
 
 	drop_scratch(sb);
@@ -968,7 +980,7 @@ int BPF_KPROBE(op_unregistered, void *op)
 			optype = scan_ops(r, key.tgid, &v, cls == CLASS_ERROR, sb);
 		}
 		if (sb)
-			sb->cand.row = bpf_get_attach_cookie(ctx) & (MAX_BINARIES - 1);
+			sb->cand.row = row_index(ctx);
 		slow_prepare(r, sb, key.tgid, cls, optype);
 		record_op(key.tgid, cls, optype, &v, st, sb);
 		slow_check(sb, &v);
