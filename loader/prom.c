@@ -356,6 +356,17 @@ static void print_verify(FILE *f, const struct report *r)
 					(long long)r->verify[i].cls[k].j.excess);
 }
 
+/* A sample's first label, for an OSD or a series no OSD id names. */
+static void put_daemon(FILE *f, const char *name, int osd)
+{
+	fprintf(f, "%s{ceph_daemon=\"osd.", name);
+	if (osd >= 0)
+		fprintf(f, "%d", osd);
+	else
+		fprintf(f, "%s", osd == OSD_DUPLICATE ? "duplicate" : "unknown");
+	fputc('"', f);
+}
+
 /* The last interval's slowest op of each OSD and class (the slots are by
  * OSD, slowest first).  No object or client label: one per object would
  * make the series count unbounded; the text and JSON outputs name them. */
@@ -381,12 +392,8 @@ static void print_slowest(FILE *f, const struct report *r)
 		if (seen[c])
 			continue;
 		seen[c] = true;
-		fprintf(f, "osdhist_slowest_op_seconds{ceph_daemon=\"osd.");
-		if (osd >= 0)
-			fprintf(f, "%d", osd);
-		else
-			fprintf(f, "%s", osd == OSD_DUPLICATE ? "duplicate" : "unknown");
-		fprintf(f, "\",class=\"%s\"} ", class_name[c]);
+		put_daemon(f, "osdhist_slowest_op_seconds", osd);
+		fprintf(f, ",class=\"%s\"} ", class_name[c]);
 		put_seconds(f, o->total_ns);
 		fprintf(f, "\n");
 	}
@@ -398,12 +405,8 @@ static void print_opcodes(FILE *f, const char *name, const struct report *r,
 	for (int i = 0; i < r->nopc; i++) {
 		const struct opcode_delta *d = &r->opc[i];
 
-		fprintf(f, "%s{ceph_daemon=\"osd.", name);
-		if (d->osd >= 0)
-			fprintf(f, "%d", d->osd);
-		else
-			fprintf(f, "%s", d->osd == OSD_DUPLICATE ? "duplicate" : "unknown");
-		fprintf(f, "\",op=\"%s\"} %llu\n", op_name(d->opi),
+		put_daemon(f, name, d->osd);
+		fprintf(f, ",op=\"%s\"} %llu\n", op_name(d->opi),
 			(unsigned long long)(failed ? d->failed_cum : d->ops_cum));
 	}
 }

@@ -91,12 +91,13 @@ static void print_slowops(FILE *f, const struct report *r)
 	for (int i = 0, rank = 0; i < r->nslow; i++) {
 		const struct slow_entry *e = &r->slow[i];
 		const struct slowop *o = &e->op;
-		char obj[SLOW_OBJECT_MAX], who[SLOW_REQID_MAX];
+		char obj[SLOW_OBJECT_MAX], who[SLOW_REQID_MAX], pg[SLOW_PG_MAX];
 		unsigned n = o->nops < SLOW_OPS ? o->nops : SLOW_OPS;
 
 		rank = i && e->osd == r->slow[i - 1].osd ? rank + 1 : 1;
 		slow_object_text(o, obj);
 		slow_reqid_text(o, who);
+		slow_pg_text(o, pg);
 		fprintf(f, "{\"type\":\"slowop\",\"time\":%.3f,\"osd\":%d,\"rank\":%d,"
 			"\"total_ns\":%llu,\"queue_ns\":%llu,\"end_ns\":%llu,"
 			"\"class\":\"%s\",\"op\":\"%s\",\"nops\":%u,\"ops\":[", r->time,
@@ -106,8 +107,7 @@ static void print_slowops(FILE *f, const struct report *r)
 			o->optype == OPTYPE_ALL ? "all" : op_name(o->optype), o->nops);
 		for (unsigned j = 0; j < n; j++)
 			fprintf(f, "%s\"%s\"", j ? "," : "", op_name(o->op[j]));
-		fprintf(f, "],\"pool\":%lld,\"pg\":\"%lld.%x\",\"object\":",
-			(long long)o->pool, (long long)o->pool, o->pg_seed);
+		fprintf(f, "],\"pool\":%lld,\"pg\":\"%s\",\"object\":", (long long)o->pool, pg);
 		esc_json(f, obj);	/* Ceph's escaping leaves " and \ */
 		fprintf(f, ",\"object_len\":%u,\"client\":\"%s\",\"tid\":%llu}\n",
 			o->name_len, who, (unsigned long long)o->client[2]);

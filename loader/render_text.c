@@ -50,6 +50,15 @@ static void print_bars(FILE *f, const struct hist *h, double unit, const char *u
 	}
 }
 
+/* "osd.N", or osd.dup / osd.? for the series no OSD id names (report.h). */
+static void osd_name(char out[24], int osd)
+{
+	if (osd >= 0)
+		snprintf(out, 24, "osd.%d", osd);
+	else
+		snprintf(out, 24, "osd.%s", osd == OSD_DUPLICATE ? "dup" : "?");
+}
+
 static void print_series(FILE *f, const struct series_delta *s,
 			 const struct report *r, bool millis)
 {
@@ -59,10 +68,7 @@ static void print_series(FILE *f, const struct series_delta *s,
 	const struct hist *h = &s->h;
 	char who[48];
 
-	if (s->osd >= 0)
-		snprintf(who, sizeof(who), "osd.%d", s->osd);
-	else
-		snprintf(who, sizeof(who), "osd.%s", s->osd == OSD_DUPLICATE ? "dup" : "?");
+	osd_name(who, s->osd);
 	if (s->pool >= 0)
 		snprintf(who + strlen(who), sizeof(who) - strlen(who), " pool %lld",
 			 (long long)s->pool);
@@ -136,14 +142,13 @@ static void print_optypes(FILE *f, const struct report *r, bool millis)
 		if (!d->ops && !d->failed)
 			continue;
 		if (d->osd != osd) {
+			char who[24];
+
 			if (osd != -2)
 				fprintf(f, "\n");
 			osd = d->osd;
-			if (osd >= 0)
-				fprintf(f, "osd.%d op types:\n", osd);
-			else
-				fprintf(f, "osd.%s op types:\n",
-					osd == OSD_DUPLICATE ? "dup" : "?");
+			osd_name(who, osd);
+			fprintf(f, "%s op types:\n", who);
 			print_optype_table(f, r, osd, millis);
 			col = fprintf(f, "%-8s op codes:", "");
 		} else if (col > OPCODES_WIDTH) {
@@ -170,22 +175,20 @@ static void print_slowops(FILE *f, const struct report *r, bool millis)
 
 	for (int i = 0; i < r->nslow; i++) {
 		const struct slowop *o = &r->slow[i].op;
-		char obj[SLOW_OBJECT_MAX], who[SLOW_REQID_MAX], ops[SLOW_OPS_MAX], pg[48];
+		char obj[SLOW_OBJECT_MAX], who[SLOW_REQID_MAX], ops[SLOW_OPS_MAX];
+		char pg[SLOW_PG_MAX], name[24];
 
 		if (r->slow[i].osd != osd) {
 			osd = r->slow[i].osd;
-			if (osd >= 0)
-				fprintf(f, "osd.%d slowest ops:\n", osd);
-			else
-				fprintf(f, "osd.%s slowest ops:\n",
-					osd == OSD_DUPLICATE ? "dup" : "?");
+			osd_name(name, osd);
+			fprintf(f, "%s slowest ops:\n", name);
 			fprintf(f, "%8s total(%s) queue(%s) %-6s %-22s %-8s %-24s %s\n", "",
 				u, u, "class", "ops", "pg", "object", "client");
 		}
 		slow_object_text(o, obj);
 		slow_reqid_text(o, who);
 		slow_ops_text(o, ops);
-		snprintf(pg, sizeof(pg), "%lld.%x", (long long)o->pool, o->pg_seed);
+		slow_pg_text(o, pg);
 		fprintf(f, "%8s %9.1f %9.1f %-6s %-22s %-8s %-24s %s\n", "",
 			o->total_ns / unit, o->queue_ns / unit, class_name[o->cls % NR_CLASSES],
 			ops, pg, obj, who);

@@ -104,6 +104,11 @@ void slow_reqid_text(const struct slowop *o, char out[SLOW_REQID_MAX])
 		 (unsigned long long)o->client[2]);
 }
 
+void slow_pg_text(const struct slowop *o, char out[SLOW_PG_MAX])
+{
+	snprintf(out, SLOW_PG_MAX, "%lld.%x", (long long)o->pool, o->pg_seed);
+}
+
 void slow_ops_text(const struct slowop *o, char out[SLOW_OPS_MAX])
 {
 	unsigned n = o->nops < SLOW_OPS ? o->nops : SLOW_OPS;

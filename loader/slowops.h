@@ -39,6 +39,10 @@ void slow_object_text(const struct slowop *o, char out[SLOW_OBJECT_MAX]);
 #define SLOW_REQID_MAX	64
 void slow_reqid_text(const struct slowop *o, char out[SLOW_REQID_MAX]);
 
+/* The PG as Ceph prints a pg_t: "<pool>.<seed in hex>". */
+#define SLOW_PG_MAX	32
+void slow_pg_text(const struct slowop *o, char out[SLOW_PG_MAX]);
+
 /* The first op ids joined by ",", and "+N" for the message's others. */
 #define SLOW_OPS_MAX	(SLOW_OPS * 180 + 16)
 void slow_ops_text(const struct slowop *o, char out[SLOW_OPS_MAX]);
