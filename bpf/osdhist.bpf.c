@@ -693,7 +693,7 @@ static __always_inline void slow_min(struct slow_set *s, __u32 k)
 }
 
 /* Slot o for the candidate in sb: what names the op, read from its
- * OpRequest and MOSDOp now (four reads, for slow ops only), and its first
+ * OpRequest and MOSDOp now (five reads, for slow ops only), and its first
  * op indices from scan_ops.  A field that cannot be read stays zero. */
 static __always_inline void slow_fill(const struct binary_row *r, struct scratch_buf *sb,
 				      const struct op_view *v, struct slowop *o)
@@ -714,6 +714,11 @@ static __always_inline void slow_fill(const struct binary_row *r, struct scratch
 		o->pool = sb->ptr[0];
 		o->pg_seed = sb->ptr[1];
 	}
+	/* same cache line as the pgid just read: as spg_t's operator<<
+	 * prints it, 2.3s0 for a shard of an EC PG */
+	if (bpf_probe_read_user(&o->shard, 1,
+				(void *)(v->msg + r->offs.mosdop_pgid + SPG_SHARD)))
+		o->shard = -1;
 	if (!bpf_probe_read_user(sb->ptr, sizeof(sb->ptr),
 				 (void *)(v->msg + r->offs.mosdop_oid)) && sb->ptr[0]) {
 		n = sb->ptr[1] > SLOW_NAME_BYTES ? SLOW_NAME_BYTES : sb->ptr[1];

@@ -106,7 +106,12 @@ void slow_reqid_text(const struct slowop *o, char out[SLOW_REQID_MAX])
 
 void slow_pg_text(const struct slowop *o, char out[SLOW_PG_MAX])
 {
-	snprintf(out, SLOW_PG_MAX, "%lld.%x", (long long)o->pool, o->pg_seed);
+	/* spg_t's operator<<: the shard (EC) after an s; NO_SHARD is -1 */
+	if (o->shard >= 0)
+		snprintf(out, SLOW_PG_MAX, "%lld.%xs%d", (long long)o->pool, o->pg_seed,
+			 o->shard);
+	else
+		snprintf(out, SLOW_PG_MAX, "%lld.%x", (long long)o->pool, o->pg_seed);
 }
 
 void slow_ops_text(const struct slowop *o, char out[SLOW_OPS_MAX])

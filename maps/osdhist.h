@@ -309,7 +309,7 @@ struct slowop {
 	__u8 cls;		/* enum op_class */
 	__u8 optype;		/* the message's op index, as counted */
 	__u8 nops;		/* ops read of the message (first SLOW_OPS in op) */
-	__u8 pad;
+	__s8 shard;		/* MOSDOp::pgid.shard: an EC PG's shard; -1 none */
 	__u8 op[SLOW_OPS];	/* op indices (maps/osdhist_ops.h, calls) */
 	char name[SLOW_NAME_BYTES];
 };
@@ -352,6 +352,11 @@ struct slow_filter {
  *          one feature refused without it
  */
 #define MAX_BINARIES	16
+
+/* spg_t is `pg_t pgid; shard_id_t shard;` (src/osd/osd_types.h, 16 to 20)
+ * and pg_t is 16 bytes (u64 m_pool, u32 m_seed, padding): the shard, an
+ * s8 (-1: NO_SHARD, a replicated pool), is 16 bytes into the spg_t. */
+#define SPG_SHARD	16
 
 #define OSDHIST_OFFSETS(X)						\
 	/* OpRequest::request (Message*) */				\
@@ -396,7 +401,8 @@ struct slow_filter {
 	X(OFF_OP_REQID, op_reqid, FEAT_SLOWOPS)				\
 	/* MOSDOp::hobj.oid.name (std::string: data, length at +8) */	\
 	X(OFF_MOSDOP_OID, mosdop_oid, FEAT_SLOWOPS)			\
-	/* MOSDOp::pgid (spg_t: m_pool s64, m_seed u32 at +8) */	\
+	/* MOSDOp::pgid (spg_t: m_pool u64, m_seed u32 at +8,	\
+	 * shard_id_t (s8) at +SPG_SHARD) */				\
 	X(OFF_MOSDOP_PGID, mosdop_pgid, FEAT_SLOWOPS)
 
 #define OSDHIST_OFF_FIELD(id, field, need) __u32 field;

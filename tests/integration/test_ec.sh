@@ -12,6 +12,9 @@ OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
 ceph osd erasure-code-profile set k2m1 k=2 m=1 crush-failure-domain=osd >/dev/null
 ceph osd pool create ec 8 8 erasure k2m1 >/dev/null 2>&1
 ceph osd pool application enable ec rados >/dev/null 2>&1
+# No primaries on the first OSD: the PGs it leads (shard 0) get a primary
+# that holds another shard, so that the slowest ops see shards above 0.
+ceph osd primary-affinity "osd.${OSD_IDS%% *}" 0 >/dev/null 2>&1
 "$LIB_ROOT"/scripts/cluster.sh wait-clean "$CLUSTER_DIR" 60 >/dev/null
 check_eq "pool ec is erasure-coded" "$(ceph osd pool ls detail -f json | jq -r '.[] | select(.pool_name=="ec") | .type')" 3
 
@@ -49,5 +52,39 @@ check "EC ops carry the EC pool id" [ "$(jq -s "[.[] | select(.type==\"hist\" an
 errs=0
 for id in $OSD_IDS; do errs=$((errs + $(q "$id" error))); done
 check_eq "the missing-object stat is an error" "$errs" 1
+# The slowest ops name an EC op's PG as Ceph does (spg_t: 2.3s1): the
+# shard is the primary's place in the PG's acting set.
+slots=0 wrong=0
+while read -r osd pg; do
+	slots=$((slots + 1))
+	acting=$(ceph pg map "${pg%s*}" -f json | jq -c .acting)
+	shard=$(jq --argjson o "$osd" 'index($o)' <<<"$acting")
+	[ "$pg" = "${pg%s*}s$shard" ] || { wrong=$((wrong + 1)); echo "  osd.$osd slot pg $pg, acting $acting"; }
+done < <(jq -r "select(.type==\"slowop\" and .pool==$EC) | \"\\(.osd) \\(.pg)\"" "$TOUT")
+echo "# EC slots: $slots, their PGs' shards: $(jq -r "select(.type==\"slowop\" and .pool==$EC) | .pg | sub(\".*s\"; \"s\")" "$TOUT" | sort | uniq -c | paste -sd' ')"
+check "EC ops are among the slowest ops" [ "$slots" -gt 0 ]
+# Which slots the load's ops take is chance: put, alone, objects whose
+# primary holds a shard above 0 (fewer ops than K: every op is a slot).
+picked=()
+for i in $(seq 60); do
+	m=$(ceph osd map ec "shard-$i" -f json)
+	sh=$(jq '.acting_primary as $p | .acting | index($p)' <<<"$m")
+	[ "$sh" -ge 1 ] && picked+=("shard-$i $(jq -r .pgid <<<"$m")s$sh $(jq .acting_primary <<<"$m")")
+	[ ${#picked[@]} -ge 2 ] && break
+done
+check_eq "objects found whose primary holds shard 1 or 2" ${#picked[@]} 2
+"$OSDHIST" --json -P 3600 --slowest 64 >"$TOUT.2" 2>"$TERR.2" &
+TPID=$!
+for _ in $(seq 100); do grep -q "attached" "$TERR.2" && break; sleep 0.1; done
+for p in "${picked[@]}"; do rados -p ec put "${p%% *}" "$CLUSTER_DIR/obj"; done
+sleep 0.5
+kill -INT $TPID; wait $TPID
+for p in "${picked[@]}"; do
+	read -r o pg osd <<<"$p"
+	check_eq "$o: its slot is on its primary with its shard ($pg, osd.$osd)" \
+		"$(jq -r --arg o "$o" 'select(.type=="slowop" and .object==$o) | "\(.pg) osd.\(.osd)"' "$TOUT.2")" \
+		"$pg osd.$osd"
+done
+check_eq "each EC slot's PG has its primary's shard, as Ceph prints it" "$wrong" 0
 check_eq "nothing lost" "$(jq -s '[.[] | select(.type=="health")] | last | .losses' "$TOUT")" 0
 finish

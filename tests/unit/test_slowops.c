@@ -9,7 +9,7 @@
 
 static struct slowop op(__u64 total, const char *name)
 {
-	struct slowop o = { .total_ns = total };
+	struct slowop o = { .total_ns = total, .shard = -1 };	/* replicated */
 	size_t n = strlen(name);
 
 	o.name_len = n;
@@ -156,6 +156,13 @@ static void outputs_show_them(void **state)
 	assert_non_null(strstr(t, "\"pg\":\"2.1f\""));
 	assert_non_null(strstr(t, "\"client\":\"client.4123.0:18\",\"tid\":18}"));
 	free(t);
+	/* an EC PG's shard, as spg_t prints it; none in a replicated pool */
+	e[0].op.shard = 2;
+	t = unit_render('j', &r);
+	assert_non_null(strstr(t, "\"pg\":\"2.1fs2\""));
+	assert_non_null(strstr(t, "\"pg\":\"2.1f\""));
+	free(t);
+	e[0].op.shard = -1;
 	t = unit_render('p', &r);
 	assert_non_null(strstr(t, "osdhist_slowest_op_seconds{ceph_daemon=\"osd.4\","
 			       "class=\"write\"} 0.03\n"));
