@@ -35,6 +35,10 @@
 #                      host: `cluster_up --first-id $(random_first_id)`
 #                      lets a test that cannot use osdhist -p tell its OSD
 #                      from other clusters' (filter with --osd ID).
+# wait_line FILE PATTERN [PID]  until grep -q PATTERN FILE: 0 once it is
+#                      there, 1 after 60 s (deriving and attaching on a
+#                      loaded CI host has taken more than 10 s) or once PID
+#                      has exited without it; WAITED is the seconds it took.
 # lib_mktemp VAR [-d]  VAR=$(mktemp [-d]), removed again on exit.
 # start_prometheus     Debian's prometheus with $W/prometheus.yml, data in
 #                      $W/data, on a random free loopback port (tried 3
@@ -301,15 +305,18 @@ oh_start() {
     TPID=$!
 }
 
-oh_wait_attached() {
-    local pattern=${1:-attached to ceph-osd}
-    for _ in $(seq 600); do	# 60 s: derive + attach on a loaded host
-        grep -q -- "$pattern" "$TERR" && return 0
-        kill -0 "$TPID" 2>/dev/null || break
+wait_line() { # FILE PATTERN [PID]
+    local start=$SECONDS
+    for _ in $(seq 600); do
+        grep -q -- "$2" "$1" 2>/dev/null && break
+        [ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null && break
         sleep 0.1
     done
-    grep -q -- "$pattern" "$TERR"
+    WAITED=$((SECONDS - start))
+    grep -q -- "$2" "$1" 2>/dev/null
 }
+
+oh_wait_attached() { wait_line "$TERR" "${1:-attached to ceph-osd}" "$TPID"; }
 
 oh_serve() {
     oh_start --prometheus 127.0.0.1:0 "$@"

@@ -150,7 +150,7 @@ cp "$(command -v ceph-osd)" "$WORK/bin/ceph-osd"
 foreign=$(pgrep -x ceph-osd | wc -l)
 "$OSDHIST" --json --osd "$ID" 3600 >"$WORK/tout" 2>"$WORK/terr" &
 TPID=$!
-for _ in $(seq 100); do	# its first scan said something: waiting, or attached
+for _ in $(seq 600); do	# its first scan said something: waiting, or attached
 	[ -s "$WORK/terr" ] && break
 	sleep 0.1
 done
@@ -179,10 +179,7 @@ check_eq "before our cluster: nothing for osd.$ID" \
 check "before our cluster: not attached to our binary" \
 	test -z "$(grep -F "$WORK/bin/ceph-osd" "$WORK/terr")"
 cluster_up --osds 1 --first-id "$ID" --osd-bin "$WORK/bin/ceph-osd" || { fail "cluster start"; finish; }
-for _ in $(seq 100); do
-	grep -qF "attached to ceph-osd $WORK/bin/ceph-osd" "$WORK/terr" && break
-	sleep 0.1
-done
+wait_line "$WORK/terr" "attached to ceph-osd $WORK/bin/ceph-osd" $TPID
 check "osdhist attached to our ceph-osd" grep -qF "attached to ceph-osd $WORK/bin/ceph-osd" "$WORK/terr"
 check "osdhist is still running" kill -0 $TPID
 
@@ -235,7 +232,7 @@ pid=$(osd_pid "$ID")
 OSDHIST_TEST_PID_ERRNO=EAGAIN:2 timeout 60 "$TESTHOOKS" --json -p "$pid" 1 6 \
 	>"$WORK/gout" 2>"$WORK/gerr" &
 gpid=$!
-for _ in $(seq 100); do grep -q "attached to ceph-osd" "$WORK/gerr" && break; sleep 0.1; done
+wait_line "$WORK/gerr" "attached to ceph-osd" "$gpid"
 w0=$(perf_counter "$ID" osd op_w)
 /usr/bin/python3 "$(dirname "$0")/rados_load.py" writes eagain 20 >/dev/null
 w1=$(perf_counter "$ID" osd op_w)
@@ -298,12 +295,8 @@ check "ceph-osd-classic: --list shows osd.$CLS_ID as traceable" \
 r0=$(perf_counter "$CLS_ID" osd op_r) w0=$(perf_counter "$CLS_ID" osd op_w)
 "$OSDHIST" --json -p "$CPID" 3600 >"$WORK/cout" 2>"$WORK/cerr" &
 CLPID=$!
-for _ in $(seq 100); do
-	grep -q "attached to ceph-osd" "$WORK/cerr" && break
-	kill -0 $CLPID 2>/dev/null || break
-	sleep 0.1
-done
-check "ceph-osd-classic: attached ($(head -c 200 "$WORK/cerr"))" \
+wait_line "$WORK/cerr" "attached to ceph-osd" $CLPID
+check "ceph-osd-classic: attached in ${WAITED} s ($(head -c 200 "$WORK/cerr"))" \
 	grep -qF "attached to ceph-osd $WORK/classic/ceph-osd-classic" "$WORK/cerr"
 rados -p "$POOL" bench 1 write -b 4096 -t 4 --no-cleanup >/dev/null
 rados -p "$POOL" bench 1 seq -t 4 >/dev/null
@@ -334,12 +327,8 @@ for k in 5.14.0-570.12.1.el9_6.x86_64:: 5.15.0-91-generic:: 5.15.0-91-generic:up
 	OSDHIST_TEST_KERNEL=$kv OSDHIST_TEST_NO_FEATURES=$nof "$TESTHOOKS" --json -p "$OPID" 3600 \
 		>"$WORK/kout" 2>"$WORK/kerr" &
 	KPID=$!
-	for _ in $(seq 100); do
-		grep -q "attached to ceph-osd" "$WORK/kerr" && break
-		kill -0 $KPID 2>/dev/null || break
-		sleep 0.1
-	done
-	check "$label: attached to osd.$ID ($(head -c 200 "$WORK/kerr"))" \
+	wait_line "$WORK/kerr" "attached to ceph-osd" $KPID
+	check "$label: attached to osd.$ID in ${WAITED} s ($(head -c 200 "$WORK/kerr"))" \
 		grep -q "attached to ceph-osd" "$WORK/kerr"
 	"$LIB_ROOT/scripts/uprobes.sh" $KPID >"$WORK/kprobes"
 	check "$label: its uprobes are $want, none $other ($(cut -d' ' -f1 "$WORK/kprobes" | sort | uniq -c | xargs))" \

@@ -28,7 +28,7 @@ for id in $OSD_IDS; do before[$id]=$(perf_dump "$id"); done
 TOUT=$CLUSTER_DIR/oh.json TERR=$CLUSTER_DIR/oh.err
 "$OSDHIST" --json -P 3600 >"$TOUT" 2>"$TERR" &
 TPID=$!
-for _ in $(seq 100); do grep -q "attached" "$TERR" && break; sleep 0.1; done
+wait_line "$TERR" "attached to ceph-osd" $TPID || fail "osdhist attached ($(head -c 200 "$TERR"))"
 
 made=$(rados -p ec bench 3 write -b 4096 -t 16 --no-cleanup | awk '/Total writes made/{print $4}')
 reads=$(rados -p ec bench 2 seq -t 16 | awk '/Total reads made/{print $4}')
@@ -82,7 +82,7 @@ done
 check_eq "objects found whose primary holds shard 1 or 2" ${#picked[@]} 2
 "$OSDHIST" --json -P 3600 --slowest 64 >"$TOUT.2" 2>"$TERR.2" &
 TPID=$!
-for _ in $(seq 100); do grep -q "attached" "$TERR.2" && break; sleep 0.1; done
+wait_line "$TERR.2" "attached to ceph-osd" $TPID || fail "osdhist --slowest 64 attached ($(head -c 200 "$TERR.2"))"
 for p in "${picked[@]}"; do rados -p ec put "${p%% *}" "$CLUSTER_DIR/obj"; done
 sleep 0.5
 kill -INT $TPID; wait $TPID

@@ -34,11 +34,7 @@ PID0=$(osd_pid 0)
 TOUT=$(mktemp -p "$CLUSTER_DIR") TERR=$(mktemp -p "$CLUSTER_DIR")
 "$OSDHIST" -p "$PID0" --json 1 >"$TOUT" 2>"$TERR" &
 TPID=$! tstart=$SECONDS
-for _ in $(seq 100); do
-	grep -q "attached to ceph-osd" "$TERR" && break
-	kill -0 $TPID 2>/dev/null || break
-	sleep 0.1
-done
+wait_line "$TERR" "attached to ceph-osd" $TPID
 if ! grep -q "attached to ceph-osd" "$TERR"; then
 	cat "$TERR" >&2
 	fail "osdhist did not attach"

@@ -13,10 +13,7 @@ tracer_start() {
 	TOUT=$(mktemp -p "$CLUSTER_DIR") TERR=$(mktemp -p "$CLUSTER_DIR")
 	"$OSDHIST" --json "$@" 3600 >"$TOUT" 2>"$TERR" &
 	TPID=$!
-	for _ in $(seq 100); do
-		grep -q "attached to ceph-osd" "$TERR" && return 0
-		sleep 0.1
-	done
+	wait_line "$TERR" "attached to ceph-osd" $TPID && return 0
 	cat "$TERR" >&2
 	fail "osdhist did not attach"
 	finish

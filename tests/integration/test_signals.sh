@@ -18,11 +18,7 @@ tracer_start() {
 	: >"$WORK/out"; : >"$WORK/err"
 	"$OSDHIST" -p "$PID0" "$@" 3600 >"$WORK/out" 2>"$WORK/err" &
 	TPID=$!
-	for _ in $(seq 100); do
-		grep -q "attached to ceph-osd" "$WORK/err" && return 0
-		kill -0 $TPID 2>/dev/null || break
-		sleep 0.1
-	done
+	wait_line "$WORK/err" "attached to ceph-osd" $TPID && return 0
 	cat "$WORK/err" >&2
 	fail "osdhist did not attach"
 	finish

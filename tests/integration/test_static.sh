@@ -69,10 +69,7 @@ w0=$(perf_counter 0 osd op_w)
 in_empty /osdhist --json -p "$PID0" --prometheus 127.0.0.1:0 3600 \
 	>"$B/trace.json" 2>"$B/trace.err" &
 TRPID=$!
-for _ in $(seq 150); do
-	grep -q "attached to ceph-osd" "$B/trace.err" && break
-	sleep 0.1
-done
+wait_line "$B/trace.err" "attached to ceph-osd" $TRPID
 check "alone in an empty root: attached to the host's osd.0 ($(head -c 300 "$B/trace.err"))" \
 	grep -q "attached to ceph-osd" "$B/trace.err"
 PORT=$(sed -n 's|.*serving metrics on http://127.0.0.1:\([0-9]*\)/metrics.*|\1|p' "$B/trace.err" | head -1)

@@ -139,7 +139,7 @@ cluster_use "$REEF_DIR"; pre[$B]=$(perf_dump "$B")
 lib_mktemp BOTH
 "$OSDHIST" --json 3600 >"$BOTH" 2>"$BOTH.err" &
 TPID=$!
-for _ in $(seq 150); do [ "$(grep -c "attached to ceph-osd" "$BOTH.err")" -ge 2 ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ "$(grep -c "attached to ceph-osd" "$BOTH.err")" -ge 2 ] && break; sleep 0.1; done
 check "one osdhist attached to both binaries" [ "$(grep -c "attached to ceph-osd" "$BOTH.err")" -ge 2 ]
 cluster_use "$HOST_DIR"; workload "$HOST_POOL"; e_host=$ERRORS
 cluster_use "$REEF_DIR"; workload "$POOL"; e_reef=$ERRORS

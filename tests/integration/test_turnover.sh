@@ -26,11 +26,7 @@ ID=$(random_first_id)
 cluster_up --store bluestore --first-id "$ID" || { fail "cluster starts"; finish; }
 
 oh_start --osd "$ID" "$INTERVAL"
-for _ in $(seq 100); do
-	grep -q "attached to ceph-osd" "$TERR" && break
-	sleep 0.1
-done
-grep -q "attached to ceph-osd" "$TERR" || { cat "$TERR"; fail "osdhist attached"; finish; }
+oh_wait_attached || { cat "$TERR"; fail "osdhist attached"; finish; }
 
 
 

@@ -27,7 +27,7 @@ check_eq "osd.$ID runs our copy of ceph-osd" "$(inode "/proc/$OLDPID/exe")" "$IN
 oh_start --osd "$ID" "$INTERVAL"
 attached() { grep -q "attached to ceph-osd $BIN (build-id [0-9a-f]*, inode $1) " "$TERR"; }
 released() { grep -q "released ceph-osd $BIN (build-id [0-9a-f]*, inode $1): no process runs it any more" "$TERR"; }
-for _ in $(seq 100); do attached "$INO_OLD" && break; sleep 0.1; done
+for _ in $(seq 600); do attached "$INO_OLD" && break; sleep 0.1; done	# 60 s, as wait_line
 attached "$INO_OLD" || { cat "$TERR"; fail "osdhist attached to $BIN"; finish; }
 
 # K writes of small new objects.  /usr/bin/python3: the Debian python3-rados
