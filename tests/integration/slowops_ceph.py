@@ -4,17 +4,41 @@
 
   slowops_ceph.py CLIENT K CHECK_JSON < dump_historic_ops_by_duration JSON
 
-CHECK_JSON is slowops_check.py's output (the slots' reqids and objects).
-Ceph's history must hold every op of CLIENT (osd_op_history_size raised).
-Prints ONE JSON object:
+CHECK_JSON is slowops_check.py's output (the slots' reqids, latencies and
+objects).  Ceph's history must hold every op of CLIENT (osd_op_history_size
+raised).  Ceph's own "duration" ends at the op's last event ("done", when
+its last reference goes), later than osdhist's end; the write's
+"commit_sent" event is stamped just after log_op_stats, where osdhist's
+latency ends, and both start at the message's receipt ("initiated").  So
+Ceph's latency of an op here is commit_sent - initiated (duration for an
+op without that event).  Prints ONE JSON object:
   "history":  CLIENT's ops in Ceph's history
   "found":    slots whose reqid Ceph has, with the same object
   "notfound": the others, with what Ceph has for them
-  "top":      how many of Ceph's K longest ops of CLIENT osdhist's slots hold
-  "within":   the smallest N such that Ceph's N longest hold every slot
+  "top":      how many of Ceph's K slowest ops of CLIENT osdhist's slots hold
+  "within":   the smallest N such that Ceph's N slowest hold every slot
+  "gap_us":   [min, max] over the found slots of Ceph's latency minus
+              osdhist's (Ceph's timestamps have microseconds)
+  "swaps":    the ops in one top K and not in the other: reqid, Ceph's
+              latency in us, and the ratio of the slower to the faster of
+              it and the boundary (Ceph's K-th slowest)
+  "worst":    the largest of those ratios (1 when the two tops agree)
 """
+import datetime
 import json
 import sys
+
+
+def stamp(s):
+    """Ceph's utime_t as JSON prints it: 2026-12-03T14:23:01.207047+0000."""
+    return datetime.datetime.strptime(s, "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
+
+
+def latency(op):
+    events = {e["event"]: e["time"] for e in op.get("type_data", {}).get("events", [])}
+    if "commit_sent" in events and "initiated" in events:
+        return stamp(events["commit_sent"]) - stamp(events["initiated"])
+    return float(op["duration"])
 
 
 def main():
@@ -32,16 +56,29 @@ def main():
             continue
         # the hobject: pool:hash:nspace:key:name:snap
         name = words[2].split(":")[4] if len(words) > 2 and words[2].count(":") >= 5 else "?"
-        ops[reqid] = (name, float(op["duration"]))
-    longest = sorted(ops, key=lambda r: -ops[r][1])
-    out = {"history": len(ops), "found": 0, "notfound": [], "top": 0, "within": 0}
-    for r, obj in zip(slots["reqids"], slots["objects"]):
+        ops[reqid] = (name, latency(op))
+    slowest = sorted(ops, key=lambda r: -ops[r][1])
+    out = {"history": len(ops), "found": 0, "notfound": [], "top": 0, "within": 0,
+           "gap_us": None, "swaps": [], "worst": 1.0}
+    gaps = []
+    for r, obj, total in zip(slots["reqids"], slots["objects"], slots["totals"]):
         if r in ops and ops[r][0] == obj:
             out["found"] += 1
-            out["within"] = max(out["within"], longest.index(r) + 1)
+            out["within"] = max(out["within"], slowest.index(r) + 1)
+            gaps.append(ops[r][1] * 1e6 - total / 1e3)
         else:
             out["notfound"].append("%s %s: Ceph has %s" % (r, obj, ops.get(r)))
-    out["top"] = len(set(longest[:k]) & set(slots["reqids"]))
+    if gaps:
+        out["gap_us"] = [round(min(gaps), 1), round(max(gaps), 1)]
+    top = set(slowest[:k])
+    out["top"] = len(top & set(slots["reqids"]))
+    if len(slowest) >= k:
+        edge = ops[slowest[k - 1]][1]
+        for r in sorted(top ^ set(slots["reqids"])):
+            lat = ops[r][1] if r in ops else 0
+            ratio = max(lat, edge) / min(lat, edge) if min(lat, edge) > 0 else float("inf")
+            out["swaps"].append([r, round(lat * 1e6), round(ratio, 3)])
+            out["worst"] = max(out["worst"], round(ratio, 3))
     print(json.dumps(out))
 
 

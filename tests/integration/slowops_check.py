@@ -19,7 +19,7 @@ it).  Prints ONE JSON object:
              ops of op type write (the small ones: big ones are writefull)
              in the K-th slot's bucket or above; a correct osdhist has
              small_slots <= small_near
-  "reqids", "objects": of the slots, for Ceph's view
+  "reqids", "totals", "objects": of the slots, for Ceph's view
 """
 import json
 import sys
@@ -61,7 +61,7 @@ def main():
         skipped = sum(health[-1][c] - health[0][c] for c in ("slow_busy", "slow_late"))
     out = {"slots": len(slots), "ops": ops, "skipped": skipped, "missing": 0, "above": 0,
            "bad": [], "big": 0, "small_slots": 0, "small_near": 0, "reqids": [s["client"] for s in slots],
-           "objects": [s["object"] for s in slots]}
+           "totals": [s["total_ns"] for s in slots], "objects": [s["object"] for s in slots]}
     if slots:
         kth = bucket(min(s["total_ns"] for s in slots))
         out["small_near"] = sum(writes[kth:])
