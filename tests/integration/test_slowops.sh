@@ -18,7 +18,7 @@
 #      far each is from the K-th.  Printed, not asserted: the two ends are
 #      a few instructions apart but a thread preempted between them moves
 #      one op's Ceph latency by up to 1.9 ms here, so an op 15 % slower by
-#      Ceph's clock can sit below osdhist's K-th (seen once in 8 runs).
+#      Ceph's clock can sit below osdhist's K-th (seen once in 11 runs).
 #   4. fewer ops than K, so all are slots: a 70-byte name is cut at 64
 #      bytes and says by how much; a name with control bytes, quote,
 #      backslash, %, :, / and UTF-8 is printed as Ceph escapes objects, in
