@@ -166,7 +166,7 @@ nhealth() { grep -c '"type":"health"' "$WORK/tout"; }
 snapshot_now() {	# SIGUSR1, then wait for its health line
 	local n; n=$(nhealth)
 	kill -USR1 $TPID
-	for _ in $(seq 50); do
+	for _ in $(seq 600); do	# 60 s, as oh_snap
 		[ "$(nhealth)" -gt "$n" ] && return 0
 		sleep 0.1
 	done

@@ -149,7 +149,7 @@ lib_mktemp TAIOUT
 TAIPID=$!
 OSDHIST_TEST_NO_FEATURES=tai_helper oh_start -p "$PID0" 3600
 oh_wait_attached || { cat "$TERR" >&2; fail "clock: osdhist did not attach"; finish; }
-for _ in $(seq 50); do	# both attached: the TAI one has taken its link fds
+for _ in $(seq 600); do	# both attached: the TAI one has taken its link fds (60 s at most)
 	[ "$("$LIB_ROOT/scripts/uprobes.sh" "$TAIPID" | wc -l)" -ge 3 ] && break
 	sleep 0.1
 done

@@ -42,7 +42,7 @@ if ! grep -q "attached to ceph-osd" "$TERR"; then
 fi
 
 health_lines() { grep -c '"type":"health"' "$TOUT"; }
-for _ in $(seq 100); do [ "$(health_lines)" -gt 0 ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ "$(health_lines)" -gt 0 ] && break; sleep 0.1; done	# 60 s, as wait_line
 INFLIGHT_MAX=$(jq -s '[.[] | select(.type == "health")][0].inflight_max // 0' "$TOUT")
 check "osdhist says how many entries its in-flight map has ($INFLIGHT_MAX)" [ "$INFLIGHT_MAX" -gt 0 ]
 
@@ -54,7 +54,7 @@ boundary() {
 	local n
 	n=$(health_lines)
 	kill -USR1 $TPID
-	for _ in $(seq 100); do
+	for _ in $(seq 1200); do	# 60 s: a stalled host, not osdhist (ms)
 		[ "$(health_lines)" -ge $((n + 2)) ] && break
 		sleep 0.05
 	done

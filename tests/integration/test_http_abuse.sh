@@ -35,8 +35,9 @@ mkdir -p "$W"
 W0=$(perf_counter "$ID" osd op_w)
 oh_serve -p "$PID" 1 || { fail "osdhist did not attach and serve"; finish; }
 echo "# osdhist (pid $TPID) serves $URL"
-for _ in $(seq 50); do	# the first exposition: the first snapshot, 1 s
-	[ "$(curl -s -o /dev/null -w '%{http_code}' "$URL")" = 200 ] && break
+deadline=$((SECONDS + 60))
+while [ $SECONDS -lt $deadline ]; do	# the first exposition: the first snapshot, 1 s
+	[ "$(curl -s -m 5 -o /dev/null -w '%{http_code}' "$URL")" = 200 ] && break
 	sleep 0.1
 done
 

@@ -89,7 +89,7 @@ names() { # RELEASE
 	check "$rel names: the 70-byte name says it was cut by 6 bytes" \
 		bash -c "jq -e '.objects | map(select(endswith(\" (+6 bytes)\"))) | length == 1' '$chk' >/dev/null"
 	# the text output, a second osdhist printing every second
-	for _ in $(seq 50); do
+	for _ in $(seq 600); do	# 60 s at most
 		grep -qF -- "$(jq -r '.objects | keys[] | select(startswith("ctl.") and endswith(".missing"))' "$out")" \
 			"$CLUSTER_DIR/text.out" && break
 		sleep 0.1

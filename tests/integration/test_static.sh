@@ -80,7 +80,8 @@ w1=$(perf_counter 0 osd op_w)
 OPID=$(pgrep -f "^/osdhist --json -p $PID0 " | head -1)
 kill -USR1 "$OPID"
 ok=false
-for _ in $(seq 100); do
+deadline=$((SECONDS + 60))
+while [ $SECONDS -lt $deadline ]; do
 	curl -sf -m 5 "http://127.0.0.1:$PORT/metrics" >"$B/metrics" 2>/dev/null &&
 		grep -q '^osdhist_op_latency_seconds_count{ceph_daemon="osd.0",class="write"' "$B/metrics" &&
 		{ ok=true; break; }
