@@ -142,12 +142,20 @@ cat >"$child/child.sh" <<'EOF'
 #!/usr/bin/env bash
 # cluster_up, then sit in a long rados bench; gets Ctrl-C'd by the parent
 source "$LIB"
-cluster_up >"$STATE/up.log" 2>&1 || exit 3
+cluster_up ${WRAP:+--osd-wrap "$WRAP"} >"$STATE/up.log" 2>&1 || exit 3
 cp "$CLUSTER_DIR/pids" "$STATE/pids"
 rados bench -p "$POOL" 120 write -b 4096 -t 4 >/dev/null 2>&1
 echo "bench finished?!" >&2
 exit 0
 EOF
+
+# For the start case the OSD is a stand-in that never comes up (named
+# ceph-*, as launch wants; blocked in a builtin read, no child to outlive
+# it): the start waits for it, so the SIGINT lands mid-way however slow
+# the host (with the real OSD a start can finish first).
+mkfifo "$child/fifo"
+printf '#!/bin/bash\nexec 3<>"%s"\nread -r -u 3 _\n' "$child/fifo" >"$child/ceph-hold"
+chmod 755 "$child/ceph-hold"
 
 # Ctrl-C simulation: SIGINT to the child's whole process group. The child
 # runs in its own session (setsid) with SIGINT at its default disposition
@@ -155,7 +163,9 @@ EOF
 sigint_case() { # WHEN: "start" (during cluster start) | "bench" (during work)
     local when=$1 s
     lib_mktemp s -d
-    LIB=$HERE/../lib.sh STATE=$s TMPDIR=$s \
+    local wrap=
+    [ "$when" = start ] && wrap=$child/ceph-hold
+    LIB=$HERE/../lib.sh STATE=$s TMPDIR=$s WRAP=$wrap \
         setsid env --default-signal=INT,TERM bash "$child/child.sh" >"$s/child.out" 2>&1 &
     local cpid=$! i
     for i in $(seq 600); do
