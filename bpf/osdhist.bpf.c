@@ -900,7 +900,7 @@ SEC("uprobe")
 int BPF_KPROBE(op_done, void *pg, void *op)
 {
 	struct scratch_buf *sb = op_types || slow_k ? take_scratch() : NULL;
-	__u32 ri = row_index(ctx);	/* once: a helper call costs ~0.1 us here */
+	__u32 ri = row_index(ctx);	/* once: it is a helper call */
 	int ret;
 
 	if (sb)

@@ -39,6 +39,13 @@
 #                      there, 1 after 60 s (deriving and attaching on a
 #                      loaded CI host has taken more than 10 s) or once PID
 #                      has exited without it; WAITED is the seconds it took.
+# osd_stand_in DIR [ROOT]  DIR/ceph-hold, an --osd-wrap that never starts
+#                      the OSD: named ceph-* (as cluster.sh's launch wants),
+#                      blocked in a builtin read on DIR/fifo, no child to
+#                      outlive its TERM.  A start then waits for its OSD, so
+#                      a signal sent meanwhile lands mid-way however slow
+#                      the host.  With ROOT (DIR inside it), paths as seen
+#                      in the chroot.  Prints the --osd-wrap argument.
 # lib_mktemp VAR [-d]  VAR=$(mktemp [-d]), removed again on exit.
 # start_prometheus     Debian's prometheus with $W/prometheus.yml, data in
 #                      $W/data, on a random free loopback port (tried 3
@@ -314,6 +321,14 @@ wait_line() { # FILE PATTERN [PID]
     done
     WAITED=$((SECONDS - start))
     grep -q -- "$2" "$1" 2>/dev/null
+}
+
+osd_stand_in() { # DIR [ROOT]
+    local inside=${1#"${2:-}"}
+    mkfifo "$1/fifo" || return 1
+    printf '#!/bin/bash\nexec 3<>"%s"\nread -r -u 3 _\n' "$inside/fifo" >"$1/ceph-hold"
+    chmod 755 "$1/ceph-hold"
+    echo "$inside/ceph-hold"
 }
 
 oh_wait_attached() { wait_line "$TERR" "${1:-attached to ceph-osd}" "$TPID"; }

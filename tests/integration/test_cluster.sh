@@ -149,13 +149,9 @@ echo "bench finished?!" >&2
 exit 0
 EOF
 
-# For the start case the OSD is a stand-in that never comes up (named
-# ceph-*, as launch wants; blocked in a builtin read, no child to outlive
-# it): the start waits for it, so the SIGINT lands mid-way however slow
-# the host (with the real OSD a start can finish first).
-mkfifo "$child/fifo"
-printf '#!/bin/bash\nexec 3<>"%s"\nread -r -u 3 _\n' "$child/fifo" >"$child/ceph-hold"
-chmod 755 "$child/ceph-hold"
+# For the start case the OSD is a stand-in that never comes up, so the
+# SIGINT lands mid-way (with the real OSD a start can finish first).
+HOLD=$(osd_stand_in "$child")
 
 # Ctrl-C simulation: SIGINT to the child's whole process group. The child
 # runs in its own session (setsid) with SIGINT at its default disposition
@@ -164,7 +160,7 @@ sigint_case() { # WHEN: "start" (during cluster start) | "bench" (during work)
     local when=$1 s
     lib_mktemp s -d
     local wrap=
-    [ "$when" = start ] && wrap=$child/ceph-hold
+    [ "$when" = start ] && wrap=$HOLD
     LIB=$HERE/../lib.sh STATE=$s TMPDIR=$s WRAP=$wrap \
         setsid env --default-signal=INT,TERM bash "$child/child.sh" >"$s/child.out" 2>&1 &
     local cpid=$! i

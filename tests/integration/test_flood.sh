@@ -34,8 +34,7 @@ PID0=$(osd_pid 0)
 TOUT=$(mktemp -p "$CLUSTER_DIR") TERR=$(mktemp -p "$CLUSTER_DIR")
 "$OSDHIST" -p "$PID0" --json 1 >"$TOUT" 2>"$TERR" &
 TPID=$! tstart=$SECONDS
-wait_line "$TERR" "attached to ceph-osd" $TPID
-if ! grep -q "attached to ceph-osd" "$TERR"; then
+if ! wait_line "$TERR" "attached to ceph-osd" $TPID; then
 	cat "$TERR" >&2
 	fail "osdhist did not attach"
 	finish

@@ -27,8 +27,7 @@ OPID=$!
 "$OSDHIST" --osd "$FIRST" --textfile "$WORK/one.prom" 3600 >"$WORK/one.txt" 2>"$WORK/one-t.err" &
 XPID=$!
 for f in err one-j.err one-t.err; do
-	wait_line "$WORK/$f" "attached to ceph-osd"
-	check "osdhist attached ($f)" grep -q "attached to ceph-osd" "$WORK/$f"
+	check "osdhist attached ($f)" wait_line "$WORK/$f" "attached to ceph-osd"
 done
 
 declare -A before after

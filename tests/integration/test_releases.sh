@@ -193,19 +193,15 @@ broken_starts() { # REL ROOT
 	check "$rel: failed start: dir and mount point removed" [ ! -e "$dir" -a ! -e "$root$dir" ]
 
 	dir=$(mktemp -d "$WORK/int.XXXXXX")
-	# The OSD is a stand-in that never comes up (named ceph-*, as launch
-	# wants; blocked in a builtin read, no child to outlive it), so the
-	# SIGINT lands mid-way however slow this host is: with the real OSD
-	# the start once finished before the signal (CI, 2026-12-03).
+	# The OSD is a stand-in that never comes up, so the SIGINT lands
+	# mid-way: with the real OSD the start once finished before the
+	# signal (2026-12-03).
 	hold=$(mktemp -d "$root/tmp/osdhist-hold.XXXXXX")
-	mkfifo "$hold/fifo"
-	printf '#!/bin/bash\nexec 3<>"%s"\nread -r -u 3 _\n' "${hold#"$root"}/fifo" >"$hold/ceph-hold"
-	chmod 755 "$hold/ceph-hold"
 	# a background job starts with SIGINT ignored: restore it, as a
 	# terminal's Ctrl-C would find it
 	env --default-signal=INT "$CLUSTER_SH" start "$dir" --root "$root" \
 		--first-id "$(random_first_id)" --store bluestore \
-		--osd-wrap "${hold#"$root"}/ceph-hold" >"$WORK/int.out" 2>&1 &
+		--osd-wrap "$(osd_stand_in "$hold" "$root")" >"$WORK/int.out" 2>&1 &
 	cpid=$!
 	for _ in $(seq 1200); do	# 60 s: mkfs of a bluestore OSD on a loaded host
 		grep -qs '^osd\.' "$dir/pids" && break

@@ -123,10 +123,8 @@ one_release() { # RELEASE
 	"$OSDHIST" -p "$(osd_pid "$OSD_IDS")" --slowest 0 --json 1 >"$CLUSTER_DIR/off.out" 2>"$CLUSTER_DIR/off.err" &
 	OFFPID=$!
 	# both before the first op: --slowest 0 must count every op of the loads
-	wait_line "$CLUSTER_DIR/text.err" "attached to ceph-osd" $TEXTPID
-	check "$rel: the text run attached" grep -q "attached to ceph-osd" "$CLUSTER_DIR/text.err"
-	wait_line "$CLUSTER_DIR/off.err" "attached to ceph-osd" $OFFPID
-	check "$rel: the --slowest 0 run attached" grep -q "attached to ceph-osd" "$CLUSTER_DIR/off.err"
+	check "$rel: the text run attached" wait_line "$CLUSTER_DIR/text.err" "attached to ceph-osd" $TEXTPID
+	check "$rel: the --slowest 0 run attached" wait_line "$CLUSTER_DIR/off.err" "attached to ceph-osd" $OFFPID
 	mixed "$rel"
 	names "$rel"
 	sleep 1.5	# one more snapshot of the other two
