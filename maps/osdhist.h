@@ -403,7 +403,17 @@ struct slow_filter {
 	X(OFF_MOSDOP_OID, mosdop_oid, FEAT_SLOWOPS)			\
 	/* MOSDOp::pgid (spg_t: m_pool u64, m_seed u32 at +8,	\
 	 * shard_id_t (s8) at +SPG_SHARD) */				\
-	X(OFF_MOSDOP_PGID, mosdop_pgid, FEAT_SLOWOPS)
+	X(OFF_MOSDOP_PGID, mosdop_pgid, FEAT_SLOWOPS)			\
+	/* The rest of the object as hobject_t's operator<< prints it,	\
+	 * pool:hash:nspace:key:name:snap, relative to the hobject_t	\
+	 * MOSDOp::hobj at mosdop_oid (its first member is oid.name):	\
+	 * snap (u64), hash_reverse_bits (u32, the hash as printed),	\
+	 * pool (s64), nspace and key (std::string) */			\
+	X(OFF_HOBJ_SNAP, hobj_snap, FEAT_SLOWOPS)			\
+	X(OFF_HOBJ_REVHASH, hobj_revhash, FEAT_SLOWOPS)			\
+	X(OFF_HOBJ_POOL, hobj_pool, FEAT_SLOWOPS)			\
+	X(OFF_HOBJ_NSPACE, hobj_nspace, FEAT_SLOWOPS)			\
+	X(OFF_HOBJ_KEY, hobj_key, FEAT_SLOWOPS)
 
 #define OSDHIST_OFF_FIELD(id, field, need) __u32 field;
 struct osd_offsets {

@@ -111,10 +111,18 @@ enum osd_feature {
 	  "_ZN7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS2_EEE13finish_decodeEv") \
 	X(CF_MOSDOP_GET_OLOC, "MOSDOp::get_object_locator", DERIVE_READ(read_get_oloc), \
 	  "_ZNK7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS2_EEE18get_object_locatorEv") \
+	X(CF_MOSDOP_GET_SNAPID, "MOSDOp::get_snapid", DERIVE_READ(read_get_snapid), \
+	  "_ZNK7_mosdop6MOSDOpISt6vectorI5OSDOpSaIS2_EEE10get_snapidEv") \
 	X(CF_SPG_PRINT, "operator<<(ostream&, spg_t)", DERIVE_CALLEE, \
 	  "_ZlsRSoRK5spg_t") \
-	X(CF_HOBJ_PRINT, "operator<<(ostream&, hobject_t)", DERIVE_CALLEE, \
+	/* the rest of the object, pool:hash:nspace:key:name:snap, as these
+	 * print it (src/common/hobject.cc: strong symbols) */ \
+	X(CF_HOBJ_PRINT, "operator<<(ostream&, hobject_t)", DERIVE_READ(read_hobj_print), \
 	  "_ZlsRSoRK9hobject_t") \
+	X(CF_HOBJ_DUMP, "hobject_t::dump", DERIVE_READ(read_hobj_dump), \
+	  "_ZNK9hobject_t4dumpEPN4ceph9FormatterE") \
+	X(CF_HOBJ_TO_STR, "hobject_t::to_str", DERIVE_READ(read_hobj_to_str), \
+	  "_ZNK9hobject_t6to_strB5cxx11Ev") \
 	/* list::iterator_impl<true>::copy(unsigned, std::string&) */ \
 	X(CF_CITER_COPY_STRING, "buffer::list::iterator_impl<true>::copy", DERIVE_CALLEE, \
 	  "_ZN4ceph6buffer7v15_2_04list13iterator_implILb1EE4copyEjRNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE") \

@@ -101,6 +101,12 @@ struct facts {
 	 * tests it */
 	struct fact pr_pgid, spg_pgid, pg_pgid;
 	struct fact pr_hobj, fd_name, ol_name_len;
+	/* the rest of the object, relative to the hobject_t, as its
+	 * operator<< prints it, dump() dumps it, to_str() spells it */
+	struct hobj_reads {
+		struct fact snap, hash, max, nibble, revhash, pool, nspace, key;
+	} hp, hd, hs;
+	struct fact sn_snap;	/* hobj.snap in MOSDOp, as get_snapid reads it */
 };
 
 /* A pair of 4-byte loads at off and off + 4 from node base: a utime_t
@@ -803,6 +809,236 @@ static void read_get_oloc(const struct symtrace *t, const struct derive_in *in,
 	}
 }
 
+/* --- the rest of the object (hobject_t) ------------------------------ */
+
+/* libstdc++'s std::string (the C++11 ABI): _M_dataplus._M_p, then
+ * size_type _M_string_length. */
+#define STRING_LENGTH		8
+
+/* Is argument k of call e the size bytes of o's field at *off? */
+static bool field_arg(const struct symtrace *t, const struct st_event *e, int k, int o,
+		      int size, int64_t *off)
+{
+	const struct sval v = e->args[k];
+
+	return v.node >= 0 && !v.add && t->nodes[v.node].size == size &&
+	       st_is_load_of(t, v.node, o, off);
+}
+
+/* Does call e pass a std::string field of o (at *off) from argument k on:
+ * by reference, o + off in k, or as GCC passes a string_view of it, its
+ * data pointer [o + off] and length [o + off + STRING_LENGTH] in k and
+ * k + 1, either way round? */
+static bool string_arg(const struct symtrace *t, const struct st_event *e, int k, int o,
+		       int64_t *off)
+{
+	int64_t a, b;
+
+	if (o >= 0 && e->args[k].node == o && e->args[k].add >= 0) {
+		*off = e->args[k].add;
+		return true;
+	}
+	if (k + 1 >= NR_ARGS || !field_arg(t, e, k, o, 8, &a) || !field_arg(t, e, k + 1, o, 8, &b))
+		return false;
+	if (b == a + STRING_LENGTH || a == b + STRING_LENGTH) {
+		*off = a < b ? a : b;
+		return true;
+	}
+	return false;
+}
+
+/* The field of o, size bytes, that the first call passing one in an
+ * argument register passes. */
+static struct fact first_field_passed(const struct symtrace *t, int o, int size)
+{
+	for (int i = 0; i < t->nev; i++) {
+		int64_t off;
+
+		if (t->ev[i].type != EV_CALL)
+			continue;
+		for (int k = 0; k < NR_ARGS; k++)
+			if (field_arg(t, &t->ev[i], k, o, size, &off))
+				return (struct fact){ 1, off };
+	}
+	return (struct fact){ 0, 0 };
+}
+
+/* `out << o.snap`, `if (snap == CEPH_NOSNAP)`: snapid_t's printing
+ * compares it with CEPH_NOSNAP ((__u64)(-2)) first -- the first compare of
+ * an 8-byte field of o with -2. */
+#define CEPH_NOSNAP		(-2)
+
+static struct fact nosnap_compared(const struct symtrace *t, int o)
+{
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+		int64_t off;
+
+		if (e->type == EV_CMP && e->size == 8 && e->imm == CEPH_NOSNAP &&
+		    st_is_load_of(t, e->node, o, &off))
+			return (struct fact){ 1, off };
+	}
+	return (struct fact){ 0, 0 };
+}
+
+/* `append_escaped(s, &out)` of three strings of o: the one function (a
+ * local one: any callee) that three calls pass a string of o to, its three
+ * fields in call order in off[]; 0 if no such function, or two. */
+static int escaped_three(const struct symtrace *t, int o, int64_t off[3])
+{
+	struct { uint64_t target; int64_t off; } c[PAIR_MAX];
+	uint64_t found = 0;
+	int n = 0;
+
+	for (int i = 0; i < t->nev && n < PAIR_MAX; i++) {
+		const struct st_event *e = &t->ev[i];
+
+		if (e->type == EV_CALL && e->target && string_arg(t, e, ARG_RDI, o, &c[n].off))
+			c[n++].target = e->target;
+	}
+	for (int i = 0; i < n; i++) {
+		int same = 0;
+
+		for (int j = 0; j < n; j++)
+			same += c[j].target == c[i].target;
+		if (same != 3 || c[i].target == found)
+			continue;
+		if (found)
+			return 0;	/* two such functions: no answer */
+		found = c[i].target;
+	}
+	for (int i = 0, k = 0; found && i < n; i++)
+		if (c[i].target == found)
+			off[k++] = c[i].off;
+	return found != 0;
+}
+
+/* hobject_t's first member is `object_t oid`, whose only member is
+ * `std::string name` (src/common/hobject.h, include/object.h): the name
+ * is at hobj + 0. */
+#define HOBJ_OID_NAME		0
+
+/* Three strings that are (a, b, name) with name at HOBJ_OID_NAME (as a
+ * check: else none of them is trusted) and a, b two other places. */
+static bool two_and_name(const int64_t off[3], int name)
+{
+	const int64_t a = off[name == 0 ? 1 : 0], b = off[name == 2 ? 1 : 2];
+
+	return off[name] == HOBJ_OID_NAME && a != b && a != HOBJ_OID_NAME && b != HOBJ_OID_NAME;
+}
+
+/* operator<<(ostream& out, const hobject_t& o) (src/common/hobject.cc):
+ * after `if (o == hobject_t()) return out << "MIN";` (a default hobject_t
+ * built on the stack: not o) and `if (o.is_max())`, `out << o.pool <<
+ * ':'; ... out << o.get_bitwise_key_u32();` (hash_reverse_bits) -- the first
+ * calls passing an 8-byte, and a 4-byte, field of o; `append_escaped(
+ * o.nspace, &v); ... append_escaped(o.get_key(), &v); ...
+ * append_escaped(o.oid.name, &v);` -- nspace, key, name; `out << v << ':'
+ * << o.snap;`. */
+static void read_hobj_print(const struct symtrace *t, const struct derive_in *in,
+			    struct facts *fx)
+{
+	int o = st_arg(t, ARG_RSI);
+	int64_t s[3];
+
+	(void)in;
+	fx->hp.pool = first_field_passed(t, o, 8);
+	fx->hp.revhash = first_field_passed(t, o, 4);
+	fx->hp.snap = nosnap_compared(t, o);
+	if (escaped_three(t, o, s) && two_and_name(s, 2)) {
+		set(&fx->hp.nspace, s[0]);
+		set(&fx->hp.key, s[1]);
+	}
+}
+
+/* hobject_t::to_str(): `t += snprintf(t, end - t, "%.*llX", 16, (long
+ * long unsigned)poolid);`, then the same of get_nibblewise_key_u32() --
+ * the first calls passing an 8-byte, and a 4-byte, field of this; `if
+ * (snap == CEPH_NOSNAP)`; `append_escaped(oid.name, &out); ...
+ * (get_key(), &out); ... (nspace, &out);`.  The result is returned through
+ * %rdi, this is in %rsi.  (20's formats with fmt and reads the rest
+ * through a copy of this on its stack: only its pool answers.) */
+static void read_hobj_to_str(const struct symtrace *t, const struct derive_in *in,
+			     struct facts *fx)
+{
+	int o = st_arg(t, ARG_RSI);
+	int64_t s[3];
+
+	(void)in;
+	fx->hs.pool = first_field_passed(t, o, 8);
+	fx->hs.nibble = first_field_passed(t, o, 4);
+	fx->hs.snap = nosnap_compared(t, o);
+	if (escaped_three(t, o, s) && two_and_name(s, 0)) {
+		set(&fx->hs.key, s[1]);
+		set(&fx->hs.nspace, s[2]);
+	}
+}
+
+/*
+ * hobject_t::dump(Formatter *f): `f->dump_string("oid", oid.name);
+ * f->dump_string("key", key); f->dump_int("snapid", snap);
+ * f->dump_int("hash", hash); f->dump_int("max", (int)max);
+ * f->dump_int("pool", pool); f->dump_string("namespace", nspace);` --
+ * seven virtual calls on f (the last a tail call), each passing its name
+ * as a string_view (%rsi, %rdx) then the value: a string_view of a string
+ * of this from %rcx, or an integer field in %rcx (8, 4, 1, 8 bytes).  All
+ * seven must be so, and the first the name, or none is trusted.
+ */
+#define DUMP_CALLS	7
+#define DUMP_STRING	0
+
+static void read_hobj_dump(const struct symtrace *t, const struct derive_in *in,
+			   struct facts *fx)
+{
+	static const int kind[DUMP_CALLS] = { DUMP_STRING, DUMP_STRING, 8, 4, 1, 8, DUMP_STRING };
+	int o = st_arg(t, ARG_RDI), f = st_arg(t, ARG_RSI), n = 0;
+	int64_t off[DUMP_CALLS];
+
+	(void)in;
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+
+		if (e->type != EV_CALL || e->target || e->args[0].node != f || e->args[0].add)
+			continue;
+		if (n == DUMP_CALLS ||
+		    !(kind[n] == DUMP_STRING ? string_arg(t, e, ARG_RCX, o, &off[n]) :
+		      field_arg(t, e, ARG_RCX, o, kind[n], &off[n])))
+			return;		/* not dump()'s seven fields */
+		n++;
+	}
+	if (n != DUMP_CALLS || off[0] != HOBJ_OID_NAME)
+		return;
+	set(&fx->hd.key, off[1]);
+	set(&fx->hd.snap, off[2]);
+	set(&fx->hd.hash, off[3]);
+	set(&fx->hd.max, off[4]);
+	set(&fx->hd.pool, off[5]);
+	set(&fx->hd.nspace, off[6]);
+}
+
+/* MOSDOp::get_snapid(): `ceph_assert(!final_decode_needed); return
+ * hobj.snap;` -- this's 8-byte loads (the flag is one byte) are all of
+ * one field, hobj.snap in MOSDOp. */
+static void read_get_snapid(const struct symtrace *t, const struct derive_in *in,
+			    struct facts *fx)
+{
+	int self = st_arg(t, ARG_RDI);
+	int64_t snap = -1;
+
+	(void)in;
+	for (int i = 0; i < t->nev; i++) {
+		const struct st_event *e = &t->ev[i];
+
+		if (e->type != EV_LOAD || e->base != self || e->size != 8)
+			continue;
+		if (snap >= 0 && e->off != snap)
+			return;		/* two fields: not this accessor */
+		snap = e->off;
+	}
+	if (snap >= 0)
+		set(&fx->sn_snap, snap);
+}
+
 /* OSDOp's declaration ends `bufferlist indata, outdata; errorcode32_t rval;`
  * (src/osd/osd_types.h, 16 to 20): rval, 4 bytes, is the last member of an
  * 8-aligned struct, so it sits 8 bytes before its end. */
@@ -1243,14 +1479,6 @@ static void witnesses_op_reqid(const struct derive_in *in, const struct facts *f
 	       "OpRequest::request + 8 (reqid follows it)");
 }
 
-/* hobject_t's first member is `object_t oid`, whose only member is
- * `std::string name` (src/common/hobject.h, include/object.h): the name
- * is at hobj + 0. */
-#define HOBJ_OID_NAME		0
-/* libstdc++'s std::string (the C++11 ABI): _M_dataplus._M_p, then
- * size_type _M_string_length. */
-#define STRING_LENGTH		8
-
 static struct fact name_of_len(struct fact len)
 {
 	return (struct fact){ len.ok && len.v >= STRING_LENGTH, len.v - STRING_LENGTH };
@@ -1270,6 +1498,82 @@ static void witnesses_mosdop_pgid(const struct derive_in *in, const struct facts
 	add(w, CF_MOSDOP_PRINT, in, fx->pr_pgid);
 	add(w, CF_MOSDOP_GET_SPG, in, fx->spg_pgid);
 	add(w, CF_MOSDOP_GET_PG, in, fx->pg_pgid);
+}
+
+/* A field of MOSDOp::hobj read in MOSDOp: its offset in the hobject_t,
+ * hobj being where osdhist derives it (mosdop_oid, hobj + 0). */
+static struct fact in_hobj(struct fact in_mosdop, struct fact hobj)
+{
+	return (struct fact){ in_mosdop.ok && hobj.ok && in_mosdop.v >= hobj.v,
+			      in_mosdop.v - hobj.v };
+}
+
+static void witnesses_hobj_snap(const struct derive_in *in, const struct facts *fx,
+				struct offset_witnesses *w)
+{
+	add(w, CF_HOBJ_PRINT, in, fx->hp.snap);
+	add(w, CF_HOBJ_DUMP, in, fx->hd.snap);
+	add(w, CF_HOBJ_TO_STR, in, fx->hs.snap);
+	add_as(w, CF_MOSDOP_GET_SNAPID, in,
+	       in_hobj(fx->sn_snap, derived(witnesses_mosdop_oid, in, fx)),
+	       "%s - mosdop_oid", ceph_fn_pretty[CF_MOSDOP_GET_SNAPID]);
+}
+
+/* hobject_t's declaration (src/common/hobject.h, 16 to 20) has `uint32_t
+ * hash; bool max; uint32_t nibblewise_key_cache; uint32_t
+ * hash_reverse_bits;`: max at hash + 4 (dump() must say so, else the
+ * fact does not apply), hash_reverse_bits at hash + 12, which is
+ * nibblewise_key_cache + 4. */
+#define HOBJ_MAX_AFTER_HASH	4
+#define HOBJ_REVHASH_AFTER_HASH	12
+#define HOBJ_REVHASH_AFTER_NIBBLE 4
+
+static struct fact revhash_of_hash(const struct hobj_reads *r)
+{
+	return (struct fact){ r->hash.ok && r->max.ok &&
+			      r->max.v == r->hash.v + HOBJ_MAX_AFTER_HASH,
+			      r->hash.v + HOBJ_REVHASH_AFTER_HASH };
+}
+
+static struct fact revhash_of_nibble(struct fact nibble)
+{
+	return (struct fact){ nibble.ok, nibble.v + HOBJ_REVHASH_AFTER_NIBBLE };
+}
+
+static void witnesses_hobj_revhash(const struct derive_in *in, const struct facts *fx,
+				   struct offset_witnesses *w)
+{
+	add(w, CF_HOBJ_PRINT, in, fx->hp.revhash);
+	add_as(w, CF_HOBJ_DUMP, in, revhash_of_hash(&fx->hd),
+	       "%s's hash + 12 (hash, max, nibblewise_key_cache, hash_reverse_bits)",
+	       ceph_fn_pretty[CF_HOBJ_DUMP]);
+	add_as(w, CF_HOBJ_TO_STR, in, revhash_of_nibble(fx->hs.nibble),
+	       "%s's nibblewise_key_cache + 4 (hash_reverse_bits follows it)",
+	       ceph_fn_pretty[CF_HOBJ_TO_STR]);
+}
+
+static void witnesses_hobj_pool(const struct derive_in *in, const struct facts *fx,
+				struct offset_witnesses *w)
+{
+	add(w, CF_HOBJ_PRINT, in, fx->hp.pool);
+	add(w, CF_HOBJ_DUMP, in, fx->hd.pool);
+	add(w, CF_HOBJ_TO_STR, in, fx->hs.pool);
+}
+
+static void witnesses_hobj_nspace(const struct derive_in *in, const struct facts *fx,
+				  struct offset_witnesses *w)
+{
+	add(w, CF_HOBJ_PRINT, in, fx->hp.nspace);
+	add(w, CF_HOBJ_DUMP, in, fx->hd.nspace);
+	add(w, CF_HOBJ_TO_STR, in, fx->hs.nspace);
+}
+
+static void witnesses_hobj_key(const struct derive_in *in, const struct facts *fx,
+			       struct offset_witnesses *w)
+{
+	add(w, CF_HOBJ_PRINT, in, fx->hp.key);
+	add(w, CF_HOBJ_DUMP, in, fx->hd.key);
+	add(w, CF_HOBJ_TO_STR, in, fx->hs.key);
 }
 
 /* A row without its witnesses_FIELD() does not compile. */

@@ -292,8 +292,10 @@ uint64_t st_exact_divisor(const struct st_event *e)
 	return inv << e->size;
 }
 
-static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR_REGS],
-		 uint32_t *ncalls, uint64_t fn_lo, uint64_t fn_hi)
+/* 1 if the instruction was an indirect tail call (leaves() cannot tell it
+ * from a switch's jump: that takes the registers), else 0. */
+static int step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR_REGS],
+		uint32_t *ncalls, uint64_t fn_lo, uint64_t fn_hi)
 {
 	const cs_x86 *x = &in->detail->x86;
 	const cs_x86_op *o0 = x->op_count > 0 ? &x->operands[0] : NULL;
@@ -309,7 +311,7 @@ static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[N
 	switch (in->id) {
 	case X86_INS_ENDBR64:
 	case X86_INS_NOP:
-		return;
+		return 0;
 	case X86_INS_MOV:
 	case X86_INS_MOVZX:
 	case X86_INS_MOVSX:
@@ -325,7 +327,7 @@ static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[N
 				t->ev[t->nev - 1].has_imm = 1;
 				t->ev[t->nev - 1].imm = o1->imm;
 			}
-			return;
+			return 0;
 		}
 		if (g0 < 0)
 			break;
@@ -333,25 +335,25 @@ static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[N
 			int n = mem_read(t, reg, o1, pc, *ncalls);
 
 			reg[g0] = n >= 0 ? (struct sval){ n, 0 } : UNK;
-			return;
+			return 0;
 		}
 		if (in->id == X86_INS_MOV && g1 >= 0 && w0 == 8 && w1 == 8) {
 			reg[g0] = reg[g1];
-			return;
+			return 0;
 		}
 		reg[g0] = UNK;
-		return;
+		return 0;
 	case X86_INS_LEA:
 		if (g0 < 0 || !o1 || o1->type != X86_OP_MEM)
 			break;
 		reg[g0] = w0 == 8 ? mem_addr(reg, o1) : UNK;
-		return;
+		return 0;
 	case X86_INS_ADD:
 	case X86_INS_SUB:
 		if (g0 >= 0 && w0 == 8 && o1 && o1->type == X86_OP_IMM) {
 			if (reg[g0].node >= 0)
 				reg[g0].add += in->id == X86_INS_ADD ? o1->imm : -o1->imm;
-			return;
+			return 0;
 		}
 		break;
 	case X86_INS_PUSH:
@@ -359,13 +361,13 @@ static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[N
 			mem_read(t, reg, o0, pc, *ncalls);
 		if (reg[R_RSP].node >= 0)
 			reg[R_RSP].add -= 8;
-		return;
+		return 0;
 	case X86_INS_POP:
 		if (g0 >= 0)
 			reg[g0] = UNK;
 		if (reg[R_RSP].node >= 0)
 			reg[R_RSP].add += 8;
-		return;
+		return 0;
 	case X86_INS_CMP:
 	case X86_INS_TEST:
 		if (!o0 || !o1)
@@ -383,27 +385,35 @@ static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[N
 				e->node = n;
 				e->imm = o1->imm;
 			}
-			return;
+			return 0;
 		}
 		if (o0->type == X86_OP_MEM)
 			mem_read(t, reg, o0, pc, *ncalls);
 		if (o1->type == X86_OP_MEM)
 			mem_read(t, reg, o1, pc, *ncalls);
-		return;
+		return 0;
 	case X86_INS_CALL:
 	case X86_INS_JMP: {
 		uint64_t target = 0;
 		struct st_event *e;
+		int via = -1;	/* indirect: the node of the address jumped to */
 
 		if (o0 && o0->type == X86_OP_IMM)
 			target = (uint64_t)o0->imm;
 		else if (o0 && o0->type == X86_OP_MEM)
-			mem_read(t, reg, o0, pc, *ncalls);
+			via = mem_read(t, reg, o0, pc, *ncalls);
+		else if (g0 >= 0 && w0 == 8 && !reg[g0].add)
+			via = reg[g0].node;
 		/* a jump inside the function is control flow we do not follow */
 		if (in->id == X86_INS_JMP && target >= fn_lo && target < fn_hi)
-			return;
-		if (in->id == X86_INS_JMP && !target)
-			return;
+			return 0;
+		/* an indirect jump is a tail call (a virtual one: through a
+		 * pointer loaded from memory) only with %rsp back at entry; else
+		 * a switch, not followed */
+		if (in->id == X86_INS_JMP && !target &&
+		    (via < 0 || t->nodes[via].kind != N_LOAD || reg[R_RSP].add ||
+		     reg[R_RSP].node != st_sp(t)))
+			return 0;
 		if ((e = event(t, EV_CALL, pc, *ncalls))) {
 			e->target = target;
 			for (int k = 0; k < NR_ARGS; k++)
@@ -414,7 +424,7 @@ static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[N
 			if (i == R_RAX || i == R_RCX || i == R_RDX || i == R_RSI ||
 			    i == R_RDI || (i >= R_R8 && i <= R_R11) || i >= R_XMM0)
 				reg[i] = UNK;
-		return;
+		return in->id == X86_INS_JMP && !target;
 	}
 	case X86_INS_MOVUPS: case X86_INS_MOVAPS: case X86_INS_MOVDQU:
 	case X86_INS_MOVDQA: case X86_INS_MOVUPD: case X86_INS_MOVAPD:
@@ -428,22 +438,22 @@ static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[N
 			int n = mem_read(t, reg, o1, pc, *ncalls);
 
 			reg[x0] = n >= 0 ? (struct sval){ n, 0 } : UNK;
-			return;
+			return 0;
 		}
 		if (x1 >= 0 && o0 && o0->type == X86_OP_MEM) {
 			mem_write(t, reg, o0, reg[x1], pc, *ncalls);
-			return;
+			return 0;
 		}
 		if (x0 >= 0 && x1 >= 0) {
 			reg[x0] = reg[x1];
-			return;
+			return 0;
 		}
 		break;
 	}
 	default:
 		if (o0 && o0->type == X86_OP_MEM && is_store_mov(in->id)) {
 			mem_write(t, reg, o0, UNK, pc, *ncalls);
-			return;
+			return 0;
 		}
 		break;
 	}
@@ -453,6 +463,7 @@ static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[N
 		    !(i == 0 && is_store_mov(in->id)))
 			mem_read(t, reg, &x->operands[i], pc, *ncalls);
 	clobber_written(h, in, reg);
+	return 0;
 }
 
 /*
@@ -462,9 +473,11 @@ static void step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[N
  * the body gave them (an argument kept in %rbx, say).  So the pass goes on
  * after an exit with the registers as they were before its epilogue began,
  * as it goes on after any jump with the state of the code before it.
- * 0: a body instruction; 1: part of an epilogue (pop, or a change of
- * %rsp); 2: the exit itself.
+ * LV_BODY: a body instruction; LV_EPILOGUE: part of an epilogue (pop,
+ * or a change of %rsp); LV_EXIT: the exit itself.
  */
+enum { LV_BODY, LV_EPILOGUE, LV_EXIT };
+
 static int leaves(const cs_insn *in, uint64_t fn_lo, uint64_t fn_hi)
 {
 	const cs_x86 *x = &in->detail->x86;
@@ -473,17 +486,19 @@ static int leaves(const cs_insn *in, uint64_t fn_lo, uint64_t fn_hi)
 
 	switch (in->id) {
 	case X86_INS_RET:
-		return 2;
+		return LV_EXIT;
 	case X86_INS_JMP:
 		/* out of the function: a tail call */
 		return o0 && o0->type == X86_OP_IMM &&
-		       ((uint64_t)o0->imm < fn_lo || (uint64_t)o0->imm >= fn_hi) ? 2 : 0;
+		       ((uint64_t)o0->imm < fn_lo || (uint64_t)o0->imm >= fn_hi) ?
+		       LV_EXIT : LV_BODY;
 	case X86_INS_POP:
-		return 1;
+		return LV_EPILOGUE;
 	case X86_INS_ADD: case X86_INS_SUB: case X86_INS_LEA:
-		return o0 && o0->type == X86_OP_REG && gpr_of(o0->reg, &w) == R_RSP;
+		return o0 && o0->type == X86_OP_REG && gpr_of(o0->reg, &w) == R_RSP ?
+		       LV_EPILOGUE : LV_BODY;
 	}
-	return 0;
+	return LV_BODY;
 }
 
 int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrace *t)
@@ -492,6 +507,7 @@ int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrac
 	struct consts c;
 	uint32_t ncalls = 0;
 	uint64_t addr = vaddr;
+	int tail;
 	const uint8_t *p = code;
 	size_t left = len;
 	cs_insn *in;
@@ -522,12 +538,12 @@ int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrac
 			break;
 		}
 		track_consts(h, t, in, &c, ncalls);
-		step(h, t, in, reg, &ncalls, vaddr, vaddr + len);
-		switch (leaves(in, vaddr, vaddr + len)) {
-		case 0:
+		tail = step(h, t, in, reg, &ncalls, vaddr, vaddr + len);
+		switch (tail ? LV_EXIT : leaves(in, vaddr, vaddr + len)) {
+		case LV_BODY:
 			memcpy(body, reg, sizeof(body));
 			break;
-		case 2:
+		case LV_EXIT:
 			memcpy(reg, body, sizeof(body));
 			break;
 		}

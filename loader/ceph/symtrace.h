@@ -59,7 +59,10 @@ struct st_event {
 				 * DIV: the multiplier */
 	struct sval src;	/* STORE: the value stored (16-byte SSE
 				 * store: the 16 bytes' load node) */
-	uint64_t target;	/* CALL: callee vaddr, 0 if indirect */
+	uint64_t target;	/* CALL: callee vaddr, 0 if indirect (a
+				 * call through a register or memory, or a
+				 * jmp through a loaded pointer with %rsp
+				 * back at entry: a virtual tail call) */
 	struct sval args[NR_ARGS];	/* CALL: argument registers */
 };
 

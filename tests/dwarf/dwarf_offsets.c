@@ -36,7 +36,7 @@
 
 /* The types osdhist reads, by qualified name ("::" between scopes). */
 enum { T_OPREQUEST, T_OPINFO, T_MESSAGE, T_MSGHDR, T_REPMODIFY, T_MOSDOP, T_OSDOP,
-       T_BL, T_PTR_NODE, T_PTR, T_RAW, NR_TYPES };
+       T_BL, T_PTR_NODE, T_PTR, T_RAW, T_HOBJECT, NR_TYPES };
 static const char *const type_name[NR_TYPES] = {
 	[T_OPREQUEST] = "OpRequest",
 	[T_OPINFO] = "OpInfo",
@@ -49,6 +49,7 @@ static const char *const type_name[NR_TYPES] = {
 	[T_PTR_NODE] = "ceph::buffer::v15_2_0::ptr_node",
 	[T_PTR] = "ceph::buffer::v15_2_0::ptr",
 	[T_RAW] = "ceph::buffer::v15_2_0::raw",
+	[T_HOBJECT] = "hobject_t",
 };
 
 struct found {
@@ -711,6 +712,12 @@ int main(int argc, char **argv)
 	print_member("op_reqid", T_OPREQUEST, "reqid", 0, NULL);
 	print_path("mosdop_oid", T_MOSDOP, (const char *[]){ "hobj", "oid", "name", NULL });
 	print_member("mosdop_pgid", T_MOSDOP, "pgid", 0, NULL);
+	/* relative to the hobject_t (MOSDOp::hobj, at mosdop_oid) */
+	print_member("hobj_snap", T_HOBJECT, "snap", 0, NULL);
+	print_member("hobj_revhash", T_HOBJECT, "hash_reverse_bits", 0, NULL);
+	print_member("hobj_pool", T_HOBJECT, "pool", 0, NULL);
+	print_member("hobj_nspace", T_HOBJECT, "nspace", 0, NULL);
+	print_member("hobj_key", T_HOBJECT, "key", 0, NULL);
 	dwarf_end(dw);
 	close(fd);
 	return failures ? 1 : 0;

@@ -44,6 +44,11 @@ static const struct release_offset {
 	{ OFF_OP_REQID,		{ 0xe8, 0x110, 0x118 } },
 	{ OFF_MOSDOP_OID,	{ 0x150, 0x150, 0x150 } },
 	{ OFF_MOSDOP_PGID,	{ 0x1d0, 0x1d0, 0x1d0 } },
+	{ OFF_HOBJ_SNAP,	{ 0x20, 0x20, 0x20 } },
+	{ OFF_HOBJ_REVHASH,	{ 0x34, 0x34, 0x34 } },
+	{ OFF_HOBJ_POOL,	{ 0x38, 0x38, 0x38 } },
+	{ OFF_HOBJ_NSPACE,	{ 0x40, 0x40, 0x40 } },
+	{ OFF_HOBJ_KEY,		{ 0x60, 0x60, 0x60 } },
 };
 #define NR_RELEASE_OFFSETS (sizeof(release_offsets) / sizeof(release_offsets[0]))
 
