@@ -137,6 +137,10 @@ struct scratch_buf {
 		__u8 on;	/* slow_k and the row's slow */
 		__u8 row, cls, optype;
 	} cand;
+	/* The slowest ops' slow path only, last so that the fields every op
+	 * touches keep their lines: MOSDOp::hobj's first hobjw_len bytes
+	 * (16 more: a string at any offset below HOBJ_WINDOW is inside) */
+	__u8 hobj[HOBJ_WINDOW + 16];
 };
 
 struct scratch {
@@ -692,8 +696,30 @@ static __always_inline void slow_min(struct slow_set *s, __u32 k)
 	s->min_slot = at;
 }
 
+/* The field at off of the hobject_t read into sb->hobj (the loader
+ * keeps every hobj_ offset inside hobjw_len). */
+static __always_inline void *hobj_at(struct scratch_buf *sb, __u32 off)
+{
+	return sb->hobj + (off & (HOBJ_WINDOW - 1));
+}
+
+/* The std::string at off of that hobject_t (libstdc++: data pointer,
+ * then length): its first max bytes into out; its whole length, clamped
+ * to a u32, or 0 when it is empty or its bytes cannot be read. */
+static __always_inline __u32 hobj_str(struct scratch_buf *sb, __u32 off, char *out, __u32 max)
+{
+	__u64 *s = hobj_at(sb, off), p = s[0], len = s[1];
+	__u32 n = len > max ? max : len;
+
+	barrier_var(n);
+	if (!p || !n || n > max || bpf_probe_read_user(out, n, (void *)p))
+		return 0;
+	return len > 0xffffffffULL ? 0xffffffff : len;
+}
+
 /* Slot o for the candidate in sb: what names the op, read from its
- * OpRequest and MOSDOp now (five reads, for slow ops only), and its first
+ * OpRequest and MOSDOp now (four reads, and one for each of the object's
+ * strings that is not empty: for slow ops only), and its first
  * op indices from scan_ops.  A field that cannot be read stays zero. */
 static __always_inline void slow_fill(const struct binary_row *r, struct scratch_buf *sb,
 				      const struct op_view *v, struct slowop *o)
@@ -719,13 +745,17 @@ static __always_inline void slow_fill(const struct binary_row *r, struct scratch
 	if (bpf_probe_read_user(&o->shard, 1,
 				(void *)(v->msg + r->offs.mosdop_pgid + SPG_SHARD)))
 		o->shard = -1;
-	if (!bpf_probe_read_user(sb->ptr, sizeof(sb->ptr),
-				 (void *)(v->msg + r->offs.mosdop_oid)) && sb->ptr[0]) {
-		n = sb->ptr[1] > SLOW_NAME_BYTES ? SLOW_NAME_BYTES : sb->ptr[1];
-		barrier_var(n);
-		if (n <= SLOW_NAME_BYTES &&
-		    !bpf_probe_read_user(o->name, n, (void *)sb->ptr[0]))
-			o->name_len = sb->ptr[1] > 0xffffffffULL ? 0xffffffff : sb->ptr[1];
+	/* the object, as hobject_t's operator<< prints it: one read of the
+	 * hobject_t, then each of its strings that is not empty */
+	n = r->hobjw_len > HOBJ_WINDOW ? HOBJ_WINDOW : r->hobjw_len;
+	barrier_var(n);		/* the bound stays on n itself */
+	if (n >= 16 && !bpf_probe_read_user(sb->hobj, n, (void *)(v->msg + r->offs.mosdop_oid))) {
+		o->name_len = hobj_str(sb, 0, o->name, SLOW_NAME_BYTES);
+		o->ns_len = hobj_str(sb, r->offs.hobj_nspace, o->ns, SLOW_LOC_BYTES);
+		o->key_len = hobj_str(sb, r->offs.hobj_key, o->key, SLOW_LOC_BYTES);
+		o->obj_pool = *(__s64 *)hobj_at(sb, r->offs.hobj_pool);
+		o->snap = *(__u64 *)hobj_at(sb, r->offs.hobj_snap);
+		o->revhash = *(__u32 *)hobj_at(sb, r->offs.hobj_revhash);
 	}
 	/* the first ops by code, from the vector scan_ops left in b; a call
 	 * by its class.method only where it leads the message (the op type) */

@@ -117,6 +117,20 @@ static bool calls_fit(const struct osd_offsets *o)
 	       (o->ptr_len | 12) == 12;
 }
 
+/* How much of MOSDOp::hobj the slowest ops read at once: up to the end of
+ * its last field osdhist prints; 0 if that passes HOBJ_WINDOW (then the
+ * offsets are not of an hobject_t as osdhist knows it). */
+static __u32 hobj_window(const struct osd_offsets *o)
+{
+	const __u32 end[] = { 16, o->hobj_snap + 8, o->hobj_revhash + 4, o->hobj_pool + 8,
+			      o->hobj_nspace + 16, o->hobj_key + 16 };
+	__u32 n = 0;
+
+	for (size_t i = 0; i < sizeof(end) / sizeof(end[0]); i++)
+		n = end[i] > n ? end[i] : n;
+	return n <= HOBJ_WINDOW ? n : 0;
+}
+
 /* A free row of bpf/'s rows[] for a new binary; -1 if none. */
 static int take_row(struct binaries *bs, const struct osd_offsets *o, bool optypes,
 		    bool calls, bool slow)
@@ -137,7 +151,12 @@ static int take_row(struct binaries *bs, const struct osd_offsets *o, bool optyp
 				"than %d bytes apart, or an OSDOp takes more than %d\n",
 				SCRATCH_BYTES, OSDOP_STRIDE_MAX);
 		r->calls = calls && r->cmsgw_len && calls_fit(o);
-		r->slow = slow;
+		r->hobjw_len = hobj_window(o);
+		r->slow = slow && r->hobjw_len;
+		if (slow && !r->slow)
+			fprintf(stderr, "osdhist: the slowest ops of this ceph-osd are "
+				"not named: its hobject_t fields lie more than %d "
+				"bytes apart\n", HOBJ_WINDOW);
 		if (calls && r->cmsgw_len && !r->calls)
 			fprintf(stderr, "osdhist: call ops of this ceph-osd are counted "
 				"as \"call\", not by class.method: its OSDOp or "

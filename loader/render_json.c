@@ -91,11 +91,13 @@ static void print_slowops(FILE *f, const struct report *r)
 	for (int i = 0, rank = 0; i < r->nslow; i++) {
 		const struct slow_entry *e = &r->slow[i];
 		const struct slowop *o = &e->op;
-		char obj[SLOW_OBJECT_MAX], who[SLOW_REQID_MAX], pg[SLOW_PG_MAX];
+		char obj[SLOW_OBJECT_MAX], name[SLOW_OBJECT_MAX];
+		char who[SLOW_REQID_MAX], pg[SLOW_PG_MAX];
 		unsigned n = o->nops < SLOW_OPS ? o->nops : SLOW_OPS;
 
 		rank = i && e->osd == r->slow[i - 1].osd ? rank + 1 : 1;
 		slow_object_text(o, obj);
+		slow_name_text(o, name);
 		slow_reqid_text(o, who);
 		slow_pg_text(o, pg);
 		fprintf(f, "{\"type\":\"slowop\",\"time\":%.3f,\"osd\":%d,\"rank\":%d,"
@@ -109,8 +111,11 @@ static void print_slowops(FILE *f, const struct report *r)
 			fprintf(f, "%s\"%s\"", j ? "," : "", op_name(o->op[j]));
 		fprintf(f, "],\"pool\":%lld,\"pg\":\"%s\",\"object\":", (long long)o->pool, pg);
 		esc_json(f, obj);	/* Ceph's escaping leaves " and \ */
-		fprintf(f, ",\"object_len\":%u,\"client\":\"%s\",\"tid\":%llu}\n",
-			o->name_len, who, (unsigned long long)o->client[2]);
+		fprintf(f, ",\"name\":");
+		esc_json(f, name);
+		fprintf(f, ",\"object_len\":%u,\"nspace_len\":%u,\"key_len\":%u,"
+			"\"client\":\"%s\",\"tid\":%llu}\n", o->name_len, o->ns_len,
+			o->key_len, who, (unsigned long long)o->client[2]);
 	}
 }
 

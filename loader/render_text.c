@@ -166,7 +166,8 @@ static void print_optypes(FILE *f, const struct report *r, bool millis)
 }
 
 /* Per OSD the interval's slowest ops, slowest first: names as Ceph
- * prints them (object, PG, osd_reqid_t), already plain ASCII. */
+ * prints them (PG, osd_reqid_t, hobject_t), already plain ASCII; the
+ * object last, the one column of no bounded width. */
 static void print_slowops(FILE *f, const struct report *r, bool millis)
 {
 	double unit = millis ? 1e6 : 1e3;
@@ -183,7 +184,7 @@ static void print_slowops(FILE *f, const struct report *r, bool millis)
 			osd_name(name, osd);
 			fprintf(f, "%s slowest ops:\n", name);
 			fprintf(f, "%8s total(%s) queue(%s) %-6s %-22s %-8s %-24s %s\n", "",
-				u, u, "class", "ops", "pg", "object", "client");
+				u, u, "class", "ops", "pg", "client", "object");
 		}
 		slow_object_text(o, obj);
 		slow_reqid_text(o, who);
@@ -191,7 +192,7 @@ static void print_slowops(FILE *f, const struct report *r, bool millis)
 		slow_pg_text(o, pg);
 		fprintf(f, "%8s %9.1f %9.1f %-6s %-22s %-8s %-24s %s\n", "",
 			o->total_ns / unit, o->queue_ns / unit, class_name[o->cls % NR_CLASSES],
-			ops, pg, obj, who);
+			ops, pg, who, obj);
 	}
 }
 

@@ -61,26 +61,74 @@ static int ceph_escaped(unsigned char c)
 	return c < 0x20 || c >= 0x7f || c == '%' || c == '/' || c == ':';
 }
 
-void slow_object_text(const struct slowop *o, char out[SLOW_OBJECT_MAX])
+/* The first kept of len bytes of s, escaped, at p; the end. */
+static char *escaped(char *p, const char *s, unsigned len, unsigned max)
 {
-	unsigned kept = o->name_len < SLOW_NAME_BYTES ? o->name_len : SLOW_NAME_BYTES;
-	char *p = out;
+	unsigned kept = len < max ? len : max;
 
-	if (!o->name_len) {
-		strcpy(out, "(undecoded)");
-		return;
-	}
 	for (unsigned i = 0; i < kept; i++) {
-		unsigned char c = o->name[i];
+		unsigned char c = s[i];
 
 		if (ceph_escaped(c))
 			p += sprintf(p, "%%%02x", c);
 		else
 			*p++ = c;
 	}
-	if (kept < o->name_len)
-		p += sprintf(p, " (+%u bytes)", o->name_len - kept);
-	*p = 0;
+	return p;
+}
+
+/* " (+N bytes)" for the N bytes of the strings not kept, if any. */
+static void cut(char *p, __u64 n)
+{
+	if (n)
+		sprintf(p, " (+%llu bytes)", (unsigned long long)n);
+	else
+		*p = 0;
+}
+
+static __u64 lost(__u32 len, unsigned max)
+{
+	return len > max ? len - max : 0;
+}
+
+void slow_name_text(const struct slowop *o, char out[SLOW_OBJECT_MAX])
+{
+	if (!o->name_len) {
+		strcpy(out, "(undecoded)");
+		return;
+	}
+	cut(escaped(out, o->name, o->name_len, SLOW_NAME_BYTES),
+	    lost(o->name_len, SLOW_NAME_BYTES));
+}
+
+/* include/rados.h */
+#define CEPH_NOSNAP	((__u64)(-2))
+#define CEPH_SNAPDIR	((__u64)(-1))
+
+void slow_object_text(const struct slowop *o, char out[SLOW_OBJECT_MAX])
+{
+	char *p = out;
+
+	if (!o->name_len) {
+		strcpy(out, "(undecoded)");
+		return;
+	}
+	/* hobject_t's operator<<: pool, get_bitwise_key_u32() in %08x, then
+	 * nspace, key and name escaped, then snapid_t's operator<< */
+	p += sprintf(p, "%lld:%08x:", (long long)o->obj_pool, o->revhash);
+	p = escaped(p, o->ns, o->ns_len, SLOW_LOC_BYTES);
+	*p++ = ':';
+	p = escaped(p, o->key, o->key_len, SLOW_LOC_BYTES);
+	*p++ = ':';
+	p = escaped(p, o->name, o->name_len, SLOW_NAME_BYTES);
+	if (o->snap == CEPH_NOSNAP)
+		p += sprintf(p, ":head");
+	else if (o->snap == CEPH_SNAPDIR)
+		p += sprintf(p, ":snapdir");
+	else
+		p += sprintf(p, ":%llx", (unsigned long long)o->snap);
+	cut(p, lost(o->name_len, SLOW_NAME_BYTES) + lost(o->ns_len, SLOW_LOC_BYTES) +
+	       lost(o->key_len, SLOW_LOC_BYTES));
 }
 
 /* ceph_entity_type_name() (msg_types.h's CEPH_ENTITY_TYPE_*). */

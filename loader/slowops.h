@@ -28,12 +28,15 @@ int slow_list_add(struct slow_list *l, int osd, const struct slowop *o);
 void slow_list_finish(struct slow_list *l, unsigned k);
 void slow_list_free(struct slow_list *l);
 
-/* The object name as Ceph's hobject_t printing spells it (%, /, :, bytes
- * below 0x20 or from 0x7f as %xx); a name longer than bpf/ keeps ends in
- * " (+N bytes)", which no escaped name holds; "(undecoded)" for an op
- * rejected before Ceph decoded its name. */
-#define SLOW_OBJECT_MAX	(3 * SLOW_NAME_BYTES + 24)
+/* The object as Ceph's hobject_t printing spells it,
+ * pool:hash:nspace:key:name:snap, each string escaped as Ceph escapes it
+ * (%, /, :, bytes below 0x20 or from 0x7f as %xx); when a string was
+ * longer than bpf/ keeps, " (+N bytes)" follows, N their bytes not shown
+ * (no escaped object holds a space); "(undecoded)" for an op rejected
+ * before Ceph decoded its object.  slow_name_text: the name alone, alike. */
+#define SLOW_OBJECT_MAX	(3 * (SLOW_NAME_BYTES + 2 * SLOW_LOC_BYTES) + 96)
 void slow_object_text(const struct slowop *o, char out[SLOW_OBJECT_MAX]);
+void slow_name_text(const struct slowop *o, char out[SLOW_OBJECT_MAX]);
 
 /* The client as Ceph prints an osd_reqid_t: "client.4123.0:17". */
 #define SLOW_REQID_MAX	64

@@ -292,6 +292,7 @@ _Static_assert(NR_OPTYPES < OPTYPE_ALL, "op types: OPTYPE_ALL taken");
 #define SLOW_K_MAX	64
 #define SLOW_K_DEFAULT	10
 #define SLOW_NAME_BYTES	64	/* of the object name; name_len is the whole */
+#define SLOW_LOC_BYTES	32	/* of its namespace and its locator key, each */
 #define SLOW_OPS	4	/* op types of the message's first ops */
 #define SLOW_FILTER_BITS 6
 
@@ -306,12 +307,22 @@ struct slowop {
 	__s64 pool;		/* MOSDOp::pgid */
 	__u32 pg_seed;
 	__u32 name_len;		/* 0: not decoded yet (rejected early) */
+	/* The rest of the object as Ceph prints it, from MOSDOp::hobj
+	 * (hobject_t): its pool, snap, hash as printed (hash_reverse_bits),
+	 * and the whole lengths of nspace and key, whose first
+	 * SLOW_LOC_BYTES are kept. */
+	__s64 obj_pool;
+	__u64 snap;
+	__u32 revhash;
+	__u32 ns_len, key_len;
 	__u8 cls;		/* enum op_class */
 	__u8 optype;		/* the message's op index, as counted */
 	__u8 nops;		/* ops read of the message (first SLOW_OPS in op) */
 	__s8 shard;		/* MOSDOp::pgid.shard: an EC PG's shard; -1 none */
 	__u8 op[SLOW_OPS];	/* op indices (maps/osdhist_ops.h, calls) */
 	char name[SLOW_NAME_BYTES];
+	char ns[SLOW_LOC_BYTES];
+	char key[SLOW_LOC_BYTES];
 };
 
 struct slow_set {
@@ -429,6 +440,7 @@ struct osd_offsets {
  * binary's probes have all been in place, or a --sample window.
  */
 #define READ_WINDOW_MAX	256
+#define HOBJ_WINDOW	128	/* a power of 2: sizeof(hobject_t) in 16 to 20 */
 
 /* Scratch buffers per CPU, too big for the BPF stack: a client message's
  * window, then its op vector (OSDHIST_OPS_MAX ops of up to OSDOP_STRIDE_MAX
@@ -454,8 +466,12 @@ struct binary_row {
 	/* Count call ops by class.method (FEAT_CALLS derived, op types on);
 	 * 0: they stay "call". */
 	__u32 calls;
-	/* Name the slowest ops (FEAT_SLOWOPS derived, --slowest not 0) */
+	/* Name the slowest ops (FEAT_SLOWOPS derived, --slowest not 0):
+	 * they read MOSDOp::hobj's first hobjw_len bytes at once, every
+	 * hobj_ field and oid.name's pointer and length (at most
+	 * HOBJ_WINDOW) */
 	__u32 slow;
+	__u32 hobjw_len;
 	__u64 open_rt;
 	__u64 close_rt;		/* ~0: open-ended */
 	__u64 prev_open_rt;	/* --sample: the previous window, to tell */

@@ -13,7 +13,9 @@ latency ends, and both start at the message's receipt ("initiated").  So
 Ceph's latency of an op here is commit_sent - initiated (duration for an
 op without that event).  Prints ONE JSON object:
   "history":  CLIENT's ops in Ceph's history
-  "found":    slots whose reqid Ceph has, with the same object
+  "found":    slots whose reqid Ceph has, with the same object: the
+              hobject_t as Ceph's description prints it, cut as osdhist
+              cuts it
   "notfound": the others, with what Ceph has for them
   "top":      how many of Ceph's K slowest ops of CLIENT osdhist's slots hold
   "within":   the smallest N such that Ceph's N slowest hold every slot
@@ -26,12 +28,30 @@ op without that event).  Prints ONE JSON object:
 """
 import datetime
 import json
+import re
 import sys
 
 
 def stamp(s):
     """Ceph's utime_t as JSON prints it: 2026-12-03T14:23:01.207047+0000."""
     return datetime.datetime.strptime(s, "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
+
+
+def shown(hobj):
+    """Ceph's hobject_t text (pool:hash:nspace:key:name:snap, each string
+    escaped: no ":" inside) as osdhist prints it: the name cut to its
+    first 64 bytes, nspace and key to 32 (maps/osdhist.h), and the bytes
+    cut from the three counted in " (+N bytes)"."""
+    f = hobj.split(":")
+    if len(f) != 6:
+        return hobj
+    lost = 0
+    for i, kept in ((2, 32), (3, 32), (4, 64)):
+        raw = re.sub(rb"%([0-9a-f]{2})", lambda m: bytes([int(m.group(1), 16)]), f[i].encode())
+        lost += max(0, len(raw) - kept)
+        f[i] = "".join("%%%02x" % c if c < 0x20 or c >= 0x7f or c in b"%/:" else chr(c)
+                       for c in raw[:kept])
+    return ":".join(f) + (" (+%d bytes)" % lost if lost else "")
 
 
 def latency(op):
@@ -54,9 +74,7 @@ def main():
         reqid = words[0]
         if not reqid.startswith(client + "."):
             continue
-        # the hobject: pool:hash:nspace:key:name:snap
-        name = words[2].split(":")[4] if len(words) > 2 and words[2].count(":") >= 5 else "?"
-        ops[reqid] = (name, latency(op))
+        ops[reqid] = (shown(words[2]) if len(words) > 2 else "?", latency(op))
     slowest = sorted(ops, key=lambda r: -ops[r][1])
     out = {"history": len(ops), "found": 0, "notfound": [], "top": 0, "within": 0,
            "gap_us": None, "swaps": [], "worst": 1.0}

@@ -19,7 +19,9 @@ it).  Prints ONE JSON object:
              ops of op type write (the small ones: big ones are writefull)
              in the K-th slot's bucket or above; a correct osdhist has
              small_slots <= small_near
-  "reqids", "totals", "objects": of the slots, for Ceph's view
+  "reqids", "totals", "objects": of the slots, for Ceph's view (objects:
+             as Ceph prints an hobject_t, pool:hash:nspace:key:name:snap)
+  "names":   the slots' object names
 """
 import json
 import sys
@@ -61,7 +63,8 @@ def main():
         skipped = sum(health[-1][c] - health[0][c] for c in ("slow_busy", "slow_late"))
     out = {"slots": len(slots), "ops": ops, "skipped": skipped, "missing": 0, "above": 0,
            "bad": [], "big": 0, "small_slots": 0, "small_near": 0, "reqids": [s["client"] for s in slots],
-           "totals": [s["total_ns"] for s in slots], "objects": [s["object"] for s in slots]}
+           "totals": [s["total_ns"] for s in slots], "objects": [s["object"] for s in slots],
+           "names": [s["name"] for s in slots]}
     if slots:
         kth = bucket(min(s["total_ns"] for s in slots))
         out["small_near"] = sum(writes[kth:])
@@ -72,7 +75,7 @@ def main():
             if held > hist[b]:
                 out["bad"].append("bucket %d: %d slots, %d ops" % (b, held, hist[b]))
     for s in slots:
-        want = load["objects"].get(s["object"])
+        want = load["objects"].get(s["name"])
         why = []
         if not want:
             why.append("object not sent")
@@ -81,9 +84,16 @@ def main():
                 why.append("op %s %s, sent %s" % (s["op"], s["ops"], want["op"]))
             if s["object_len"] != want["len"]:
                 why.append("object_len %d, sent %d" % (s["object_len"], want["len"]))
-            cls = "error" if want["op"] == "stat" else "write"
-            if s["class"] != cls:
-                why.append("class %s, want %s" % (s["class"], cls))
+            if [s["nspace_len"], s["key_len"]] != [want.get("nspace_len", 0), want.get("key_len", 0)]:
+                why.append("nspace, key lengths %d, %d, sent %s" % (
+                    s["nspace_len"], s["key_len"], want))
+            # Ceph's spelling, but for the hash (Ceph's history checks it)
+            h = s["object"].split(":")[1] if s["object"].count(":") >= 5 else "?"
+            if (len(h) != 8 or h.strip("0123456789abcdef")
+                    or s["object"] != want["object"].replace("HASH", h)):
+                why.append("object %s, sent %s" % (s["object"], want["object"]))
+            if s["class"] != want["class"]:
+                why.append("class %s, want %s" % (s["class"], want["class"]))
         if s["pool"] != load["pool_id"] or not s["pg"].startswith("%d." % load["pool_id"]):
             why.append("pool %s pg %s, pool id %d" % (s["pool"], s["pg"], load["pool_id"]))
         if not s["client"].startswith(load["client"] + "."):
@@ -94,9 +104,9 @@ def main():
             why.append("queue above total")
         if why:
             out["bad"].append("%s: %s" % (s["object"], "; ".join(why)))
-        if s["object"].startswith("big."):
+        if s["name"].startswith("big."):
             out["big"] += 1
-        if s["object"].startswith("small."):
+        if s["name"].startswith("small."):
             out["small_slots"] += 1
     print(json.dumps(out))
 

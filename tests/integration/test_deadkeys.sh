@@ -72,7 +72,7 @@ check_eq "health: unknown_proc_ops 0" \
 # (the proc table must not forget a dead process before its interval's
 # slots are read); their keys deleted (other ceph-osd processes of the
 # host may have keys of their own)
-slots() { jq -s "[.[] | select(.type == \"slowop\" and (.object | startswith(\"canary.p\")))]" "$TOUT"; }
+slots() { jq -s "[.[] | select(.type == \"slowop\" and (.name | startswith(\"canary.p\")))]" "$TOUT"; }
 check_eq "slowest ops: every slot of the load's objects names osd.$ID" \
 	"$(slots | jq "map(select(.osd != $ID)) | length")" 0
 # every op a slot, but for the candidates the health line says were not kept
@@ -82,7 +82,7 @@ check "slowest ops: every op a slot in the two intervals with ops ($counts of $(
 	jq -ne --argjson c "$counts" --argjson k $K --argjson s "$skipped" \
 		'$c | length == 2 and .[0] <= 4 * $k and .[1] <= 8 * $k and .[0] + .[1] + $s >= 12 * $k'
 check_eq "slowest ops: the second interval's slots are the two processes' (p1, p2)" \
-	"$(slots | jq -c 'group_by(.time) | .[1] | map(.object | split(".")[1]) | unique')" '["p1","p2"]'
+	"$(slots | jq -c 'group_by(.time) | .[1] | map(.name | split(".")[1]) | unique')" '["p1","p2"]'
 check "health: the dead processes' slowest-op keys were deleted (keys_slowops <= other ceph-osd processes)" \
 	test "$(jq -s '[.[] | select(.type == "health")] | last | .keys_slowops' "$TOUT")" -le $(($(pgrep -xc ceph-osd) - 1))
 [ -z "${DK_KEEP:-}" ] || cp "$TOUT" "$DK_KEEP"

@@ -89,7 +89,7 @@ kill -INT $TPID; wait $TPID
 for p in "${picked[@]}"; do
 	read -r o pg osd <<<"$p"
 	check_eq "$o: its slot is on its primary with its shard ($pg, osd.$osd)" \
-		"$(jq -r --arg o "$o" 'select(.type=="slowop" and .object==$o) | "\(.pg) osd.\(.osd)"' "$TOUT.2")" \
+		"$(jq -r --arg o "$o" 'select(.type=="slowop" and .name==$o) | "\(.pg) osd.\(.osd)"' "$TOUT.2")" \
 		"$pg osd.$osd"
 done
 check_eq "nothing lost" "$(jq -s '[.[] | select(.type=="health")] | last | .losses' "$TOUT")" 0

@@ -11,7 +11,8 @@
 #      names an object the load wrote, its op, class, pool, PG (Ceph's
 #      own `osd map`) and client (the load's, with the op's tid).
 #   2. Ceph's op history (osd_op_history_size raised: every op kept)
-#      holds each slot's reqid with the same object; how far Ceph's
+#      holds each slot's reqid with the same object, as Ceph prints an
+#      hobject_t (pool:hash:nspace:key:name:snap); how far Ceph's
 #      ranking is from osdhist's is printed, by Ceph's latency at the
 #      write's commit_sent (stamped next to log_op_stats, where osdhist's
 #      ends): "gap_us" per slot, and the ops in one top K only, with how
@@ -22,7 +23,11 @@
 #   4. fewer ops than K, so all are slots: a 70-byte name is cut at 64
 #      bytes and says by how much; a name with control bytes, quote,
 #      backslash, %, :, / and UTF-8 is printed as Ceph escapes objects, in
-#      JSON and in text; a failed stat is a slot of class error.
+#      JSON and in text; a failed stat is a slot of class error; an object
+#      in a namespace with a 40-byte locator key (cut at 32).  Each
+#      slot's object, pool:hash:nspace:key:name:snap, is the one Ceph's
+#      op history prints for its reqid; so is a read's at a pool
+#      snapshot (the snap id in hex where a head is "head").
 # And --slowest 0 keeps none.
 #
 #   test_slowops.sh [RELEASE ...]   host (16.2.x, default), reef, tentacle
@@ -58,9 +63,9 @@ mixed() { # RELEASE
 		jq -e '.big + .small_slots == .slots and .small_slots <= .small_near' "$chk"
 	# Ceph's PG of each object
 	want=0
-	for o in $(jq -r '.objects[]' "$chk"); do
+	for o in $(jq -r '.names[]' "$chk"); do
 		pg=$(ceph osd map "$POOL" "$o" -f json | jq -r .pgid)
-		[ "$(lines "$from" "$to" | jq -r --arg o "$o" 'select(.type == "slowop" and .object == $o) | .pg')" = "$pg" ] ||
+		[ "$(lines "$from" "$to" | jq -r --arg o "$o" 'select(.type == "slowop" and .name == $o) | .pg')" = "$pg" ] ||
 			{ echo "# $o: osdhist's pg is not Ceph's $pg"; want=1; }
 	done
 	check_eq "$rel mixed: each slot's PG is Ceph's osd map of its object" $want 0
@@ -74,32 +79,63 @@ mixed() { # RELEASE
 }
 
 names() { # RELEASE
-	local rel=$1 out chk from to
-	lib_mktemp out; lib_mktemp chk
+	local rel=$1 out chk from to o hist ceph
+	lib_mktemp out; lib_mktemp chk; lib_mktemp hist; lib_mktemp ceph
 	from=$(oh_snap) || { fail "$rel names: osdhist snapshot"; return; }
-	check "$rel names: a long name, control bytes, a failed stat" bash -c "$LOAD names >$out"
+	check "$rel names: a long name, control bytes, a failed stat, a namespace and key" \
+		bash -c "$LOAD names >$out"
 	to=$(oh_snap) || { fail "$rel names: osdhist snapshot"; return; }
 	check "$rel names: every JSON line parses" bash -c "lines() { sed -n \"\$(($from + 1)),${to}p\" '$TOUT'; }; lines | jq -e . >/dev/null"
 	lines "$from" "$to" | /usr/bin/python3 "$HERE/slowops_check.py" "$OSD_IDS" $K "$out" >"$chk"
-	check_eq "$rel names: 3 ops, 3 slots" "$(jq -c '[.ops, .slots]' "$chk")" '[3,3]'
-	check_eq "$rel names: the objects as Ceph prints them, the long one cut" \
-		"$(jq -cS '.objects | sort' "$chk")" "$(jq -cS '.objects | keys | sort' "$out")"
+	check_eq "$rel names: 4 ops, 4 slots" "$(jq -c '[.ops, .slots]' "$chk")" '[4,4]'
+	check_eq "$rel names: the names as Ceph prints them, the long one cut" \
+		"$(jq -cS '.names | sort' "$chk")" "$(jq -cS '.objects | keys | sort' "$out")"
 	check_eq "$rel names: every slot names what the load sent (class error for the stat)" \
 		"$(jq -c .bad "$chk")" '[]'
 	check "$rel names: the 70-byte name says it was cut by 6 bytes" \
-		bash -c "jq -e '.objects | map(select(endswith(\" (+6 bytes)\"))) | length == 1' '$chk' >/dev/null"
+		bash -c "jq -e '.names | map(select(endswith(\" (+6 bytes)\"))) | length == 1' '$chk' >/dev/null"
+	check "$rel names: the 40-byte key says it was cut by 8 bytes" \
+		bash -c "jq -e '.objects | map(select(endswith(\" (+8 bytes)\"))) | length == 1' '$chk' >/dev/null"
+	# the whole object, hash and namespace and key included, as Ceph's own
+	# op history prints it (cut where osdhist cuts)
+	/usr/bin/python3 "$HERE/asok_cmd.py" "$(osd_asok "$OSD_IDS")" dump_historic_ops_by_duration >"$hist"
+	/usr/bin/python3 "$HERE/slowops_ceph.py" "$(jq -r .client "$out")" $K "$chk" <"$hist" >"$ceph"
+	echo "# $rel names, Ceph's view: $(jq -c '{found, notfound}' "$ceph")"
+	check_eq "$rel names: each slot's object is the one Ceph's history prints for its reqid" \
+		"$(jq .found "$ceph")" 4
 	# the text output, a second osdhist printing every second
 	for _ in $(seq 600); do	# 60 s at most
-		grep -qF -- "$(jq -r '.objects | keys[] | select(startswith("ctl.") and endswith(".missing"))' "$out")" \
+		grep -qF -- "$(jq -r '.objects[] | select(contains(":loc."))' "$chk")" \
 			"$CLUSTER_DIR/text.out" && break
 		sleep 0.1
 	done
-	for o in $(jq -r '.objects | keys[] | @base64' "$out"); do
+	for o in $(jq -r '.objects[] | @base64' "$chk"); do
 		o=$(base64 -d <<<"$o")
 		check "$rel names: text shows ${o:0:40}... escaped, on one line" grep -qF -- "$o" "$CLUSTER_DIR/text.out"
 	done
 	check "$rel names: no control byte in the text output" \
 		bash -c "! LC_ALL=C grep -q \$'[\\x01-\\x08\\x0b-\\x1f\\x7f-\\xff]' '$CLUSTER_DIR/text.out'"
+}
+
+# a read at a pool snapshot: Ceph prints the snap id (hex) where a head is
+# "head"
+snapshot() { # RELEASE
+	local rel=$1 prep out chk hist ceph from to
+	lib_mktemp prep; lib_mktemp out; lib_mktemp chk; lib_mktemp hist; lib_mktemp ceph
+	check "$rel snap: an object and a pool snapshot of it" bash -c "$LOAD snapprep >$prep"
+	from=$(oh_snap) || { fail "$rel snap: osdhist snapshot"; return; }
+	check "$rel snap: a stat as of the snapshot" bash -c \
+		"$LOAD snapread $(jq -r .objects.prep.name "$prep") $(jq -r .objects.prep.snap_id "$prep") >$out"
+	to=$(oh_snap) || { fail "$rel snap: osdhist snapshot"; return; }
+	lines "$from" "$to" | /usr/bin/python3 "$HERE/slowops_check.py" "$OSD_IDS" $K "$out" >"$chk"
+	check_eq "$rel snap: 1 op, 1 slot" "$(jq -c '[.ops, .slots]' "$chk")" '[1,1]'
+	check_eq "$rel snap: the slot names the object at its snap id (class read)" \
+		"$(jq -c .bad "$chk")" '[]'
+	/usr/bin/python3 "$HERE/asok_cmd.py" "$(osd_asok "$OSD_IDS")" dump_historic_ops_by_duration >"$hist"
+	/usr/bin/python3 "$HERE/slowops_ceph.py" "$(jq -r .client "$out")" $K "$chk" <"$hist" >"$ceph"
+	echo "# $rel snap: $(jq -r '.objects[0]' "$chk"), Ceph's view: $(jq -c '{found, notfound}' "$ceph")"
+	check_eq "$rel snap: the object is the one Ceph's history prints for its reqid" \
+		"$(jq .found "$ceph")" 1
 }
 
 one_release() { # RELEASE
@@ -127,6 +163,7 @@ one_release() { # RELEASE
 	check "$rel: the --slowest 0 run attached" wait_line "$CLUSTER_DIR/off.err" "attached to ceph-osd" $OFFPID
 	mixed "$rel"
 	names "$rel"
+	snapshot "$rel"
 	sleep 1.5	# one more snapshot of the other two
 	kill -INT "$TPID" "$TEXTPID" "$OFFPID"; wait "$TPID" "$TEXTPID" "$OFFPID"
 	check "$rel: osdhist lost nothing" bash -c \

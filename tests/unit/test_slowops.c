@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The slowest ops (loader/slowops.c): merged per OSD, and named as Ceph
  * prints them. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
@@ -9,7 +10,9 @@
 
 static struct slowop op(__u64 total, const char *name)
 {
-	struct slowop o = { .total_ns = total, .shard = -1 };	/* replicated */
+	/* replicated; the head of pool 2, hash as hobject_t prints it */
+	struct slowop o = { .total_ns = total, .shard = -1, .obj_pool = 2,
+			    .revhash = 0x4a6b2c3d, .snap = (__u64)-2 };
 	size_t n = strlen(name);
 
 	o.name_len = n;
@@ -62,24 +65,58 @@ static void object_as_ceph_prints_it(void **state)
 
 	(void)state;
 	slow_object_text(&o, t);
+	assert_string_equal(t, "2:4a6b2c3d:::rbd_data.1234.0000000000000001:head");
+	slow_name_text(&o, t);
 	assert_string_equal(t, "rbd_data.1234.0000000000000001");
-	/* append_out_escaped: %, /, :, controls and 8 bit; " and \ stay
+	/* snapid_t: snapdir, else hex; a hash with leading zeros */
+	o.snap = (__u64)-1;
+	o.revhash = 0xbeef;
+	slow_object_text(&o, t);
+	assert_string_equal(t, "2:0000beef:::rbd_data.1234.0000000000000001:snapdir");
+	o.snap = 0x1c;
+	slow_object_text(&o, t);
+	assert_string_equal(t, "2:0000beef:::rbd_data.1234.0000000000000001:1c");
+	/* append_escaped: %, /, :, controls and 8 bit; " and \ stay
 	 * (JSON escapes them in its turn) */
 	o = op(1, "a/b:c%d\n\x1b[31m\"\\\x7f\xff ok");
 	slow_object_text(&o, t);
-	assert_string_equal(t, "a%2fb%3ac%25d%0a%1b[31m\"\\%7f%ff ok");
-	/* longer than bpf/ keeps: cut, and says by how much */
+	assert_string_equal(t, "2:4a6b2c3d:::a%2fb%3ac%25d%0a%1b[31m\"\\%7f%ff ok:head");
+	/* namespace and key, escaped alike, before the name */
+	o = op(1, "obj");
+	memcpy(o.ns, "users:uid", 9);
+	o.ns_len = 9;
+	memcpy(o.key, "k/1", 3);
+	o.key_len = 3;
+	slow_object_text(&o, t);
+	assert_string_equal(t, "2:4a6b2c3d:users%3auid:k%2f1:obj:head");
+	/* longer than bpf/ keeps: cut, and says by how many bytes in all */
 	o = op(1, "0123456789012345678901234567890123456789012345678901234567890123456789");
 	slow_object_text(&o, t);
+	assert_string_equal(t, "2:4a6b2c3d:::0123456789012345678901234567890123456789012345678901234567890123"
+			       ":head (+6 bytes)");
+	slow_name_text(&o, t);
 	assert_string_equal(t, "0123456789012345678901234567890123456789012345678901234567890123"
 			       " (+6 bytes)");
+	memset(o.key, 'k', SLOW_LOC_BYTES);
+	o.key_len = SLOW_LOC_BYTES + 10;
+	slow_object_text(&o, t);
+	assert_non_null(strstr(t, ":kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk:0123"));
+	assert_non_null(strstr(t, ":head (+16 bytes)"));
 	o.name_len = 0;
 	slow_object_text(&o, t);
 	assert_string_equal(t, "(undecoded)");
-	/* the worst case fits: every kept byte escaped, a huge length */
+	slow_name_text(&o, t);
+	assert_string_equal(t, "(undecoded)");
+	/* the worst case fits: every kept byte escaped, huge lengths */
 	memset(o.name, 0xff, SLOW_NAME_BYTES);
-	o.name_len = 0xffffffff;
+	memset(o.ns, 0xff, SLOW_LOC_BYTES);
+	memset(o.key, 0xff, SLOW_LOC_BYTES);
+	o.name_len = o.ns_len = o.key_len = 0xffffffff;
+	o.obj_pool = INT64_MIN;
+	o.snap = 0x7fffffffffffffffULL;
 	slow_object_text(&o, t);
+	assert_true(strlen(t) < SLOW_OBJECT_MAX);
+	slow_name_text(&o, t);
 	assert_true(strlen(t) < SLOW_OBJECT_MAX);
 }
 
@@ -143,16 +180,19 @@ static void outputs_show_them(void **state)
 	assert_non_null(strstr(t, "30000.0"));
 	assert_non_null(strstr(t, " writefull "));
 	assert_non_null(strstr(t, " 2.1f "));
-	assert_non_null(strstr(t, " big.1 "));
-	assert_non_null(strstr(t, " q\"b\\s%0a "));	/* Ceph's escaping: one line */
-	assert_non_null(strstr(t, "client.4123.0:17\n"));
+	assert_non_null(strstr(t, " client.4123.0:17 "));
+	assert_non_null(strstr(t, " 2:4a6b2c3d:::big.1:head\n"));
+	/* Ceph's escaping: one line */
+	assert_non_null(strstr(t, " 2:4a6b2c3d:::q\"b\\s%0a:head\n"));
 	free(t);
 	t = unit_render('j', &r);
 	assert_non_null(strstr(t, "{\"type\":\"slowop\",\"time\":1700000000.000,\"osd\":4,"
 			       "\"rank\":1,\"total_ns\":30000000,"));
 	assert_non_null(strstr(t, "\"rank\":3,"));
 	/* JSON escapes what Ceph's spelling leaves */
-	assert_non_null(strstr(t, "\"object\":\"q\\\"b\\\\s%0a\",\"object_len\":6,"));
+	assert_non_null(strstr(t, "\"object\":\"2:4a6b2c3d:::q\\\"b\\\\s%0a:head\","
+			       "\"name\":\"q\\\"b\\\\s%0a\",\"object_len\":6,\"nspace_len\":0,"
+			       "\"key_len\":0,"));
 	assert_non_null(strstr(t, "\"pg\":\"2.1f\""));
 	assert_non_null(strstr(t, "\"client\":\"client.4123.0:18\",\"tid\":18}"));
 	free(t);
