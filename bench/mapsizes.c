@@ -11,11 +11,12 @@
 /* bpf/osdhist.bpf.c's struct scratch (the value of map scratch), which
  * maps/osdhist.h only sizes: SCRATCH_SLOTS slots, each a busy word, a
  * buffer, a call's arguments (struct call_args: a u64 and nine u32, 48
- * bytes aligned), its struct call_key, a buffer::ptr (16 bytes), and the
- * slowest ops' nops (u32, padded) and candidate (a u64, a u32, four u8).
- * bench/report.py checks it against the loaded map's value size. */
+ * bytes aligned), its struct call_key, a buffer::ptr (16 bytes), the
+ * slowest ops' nops (u32, padded), candidate (a u64, a u32, four u8) and
+ * hobject_t bytes (HOBJ_WINDOW + 16).  bench/report.py checks it against
+ * the loaded map's value size. */
 #define SCRATCH_VALUE	(SCRATCH_SLOTS * (8 + SCRATCH_BYTES + 48 + sizeof(struct call_key) + \
-				      16 + 8 + 16))
+				      16 + 8 + 16 + HOBJ_WINDOW + 16))
 /* bpf/'s map zero: the largest of struct hist_pair, op_counts, slow_sets */
 #define MAX2(a, b)	((a) > (b) ? (a) : (b))
 #define ZERO_VALUE	MAX2(MAX2(sizeof(struct hist_pair), sizeof(struct op_counts)), \

@@ -450,7 +450,14 @@ struct osd_offsets {
 #define OSDOP_STRIDE_MAX	(SCRATCH_BYTES / OSDHIST_OPS_MAX)
 
 struct binary_row {
-	struct osd_offsets offs;
+	/* What every end reads is in the row's first two cache lines
+	 * (rows are aligned to them): this line, and the offsets up to the
+	 * op vector's; the call split's and the slowest ops' offsets, read
+	 * by rarer paths, come after. */
+	__u64 open_rt;
+	__u64 close_rt;		/* ~0: open-ended */
+	__u64 prev_open_rt;	/* --sample: the previous window, to tell */
+	__u64 prev_close_rt;	/* its late ends apart */
 	/* What an end reads of the op, in one read each: OpRequest bytes
 	 * [opw_off, opw_off + opw_len) (request, op_info, dequeued_time) and
 	 * Message bytes [msgw_off, msgw_off + msgw_len) (header, recv_stamp);
@@ -466,17 +473,14 @@ struct binary_row {
 	/* Count call ops by class.method (FEAT_CALLS derived, op types on);
 	 * 0: they stay "call". */
 	__u32 calls;
-	/* Name the slowest ops (FEAT_SLOWOPS derived, --slowest not 0):
-	 * they read MOSDOp::hobj's first hobjw_len bytes at once, every
-	 * hobj_ field and oid.name's pointer and length (at most
-	 * HOBJ_WINDOW) */
+	/* Name the slowest ops (FEAT_SLOWOPS derived, --slowest not 0) */
 	__u32 slow;
+	struct osd_offsets offs;
+	/* The slowest ops read MOSDOp::hobj's first hobjw_len bytes at
+	 * once: every hobj_ field and oid.name's pointer and length (at most
+	 * HOBJ_WINDOW). */
 	__u32 hobjw_len;
-	__u64 open_rt;
-	__u64 close_rt;		/* ~0: open-ended */
-	__u64 prev_open_rt;	/* --sample: the previous window, to tell */
-	__u64 prev_close_rt;	/* its late ends apart */
-};
+} __attribute__((aligned(64)));
 
 /* floor(log2(v)) for v > 0, with shifts only (the verifier wants no loops). */
 static inline __u32 osdhist_log2(__u64 v)
