@@ -21,7 +21,7 @@ cluster_up --store bluestore --first-id "$ID" --osd-bin "$BIN" || { fail "cluste
 
 inode() { stat -L -c %i "$1"; }
 now() { date +%s.%N; }
-OLDPID=$(osd_pid "$ID") INO_OLD=$(inode "$BIN")
+OLDPID=$(osd_pid "$ID") INO_OLD=$(inode "$BIN") DEV=$(stat -c %d "$BIN")
 check_eq "osd.$ID runs our copy of ceph-osd" "$(inode "/proc/$OLDPID/exe")" "$INO_OLD"
 
 oh_start --osd "$ID" "$INTERVAL"
@@ -51,11 +51,22 @@ check_canary() { # TAG
 # The inode of each of osdhist's uprobes, one per line ("gone": deleted).
 uprobe_inodes() { "$LIB_ROOT/scripts/uprobes.sh" "$TPID" | awk '{sub(/^[0-9]+:/, "", $2); print $2}'; }
 uprobes_on() { uprobe_inodes | grep -cx "$1"; } # INO
-# osdhist's open fds on inode INO
+# osdhist's open fds on the old binary: inode INO of the binary's file
+# system, and still the replaced file.  While an fd holds that file its
+# inode stays allocated; once it is freed ext4 may give the number to the
+# next file made (the new OSD's admin socket, which osdhist holds an O_PATH
+# fd on): a number alone is not the file.  Such an fd is printed, not
+# counted.
 fds_on() { # INO
-	local f n=0
+	local f t n=0
 	for f in /proc/"$TPID"/fd/*; do
-		[ "$(stat -L -c %i "$f" 2>/dev/null)" = "$1" ] && n=$((n + 1))
+		[ "$(stat -L -c %d:%i "$f" 2>/dev/null)" = "$DEV:$1" ] || continue
+		t=$(readlink "$f")
+		if [ "$t" = "$BIN (deleted)" ]; then
+			n=$((n + 1))
+		else
+			echo "# fd ${f##*/} of osdhist is on $t, a new file with the old inode number $1" >&2
+		fi
 	done
 	echo "$n"
 }
