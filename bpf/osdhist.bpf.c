@@ -418,14 +418,14 @@ static __always_inline void *value_of(void *map, const void *key)
 
 /* Shared by all CPUs, and a uprobe program can be preempted: atomic adds.
  * count is left to the loader (the sum of the buckets): one add less. */
-static __always_inline void add(struct hist *h, __u64 ns)
+static __always_inline void add(struct hist_pair *p, __u32 ph, __u64 ns)
 {
 	__u32 idx = osdhist_bucket(ns);
 
 	if (idx >= NR_BUCKETS)
 		idx = NR_BUCKETS - 1;
-	__sync_fetch_and_add(&h->sum_ns, ns);
-	__sync_fetch_and_add(&h->buckets[idx], 1);
+	__sync_fetch_and_add(&p->sum_ns[ph & 1], ns);
+	__sync_fetch_and_add(&p->buckets[ph & 1][idx], 1);
 }
 
 static __always_inline void record2(void *map, struct hist_key *key,
@@ -435,9 +435,9 @@ static __always_inline void record2(void *map, struct hist_key *key,
 
 	if (!p)
 		return;
-	add(&p->h[0], ns0);
+	add(p, 0, ns0);
 	if (has1)
-		add(&p->h[1], ns1);
+		add(p, 1, ns1);
 }
 
 /* What the per-op step of scan_ops needs. */

@@ -165,6 +165,7 @@ static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 ph
 {
 	int fd = map->fd;
 	static struct hist_pair val;
+	static struct hist h[2];
 	struct hist_key key, k;
 	struct dead_keys dead;
 	int err = 0;
@@ -179,9 +180,10 @@ static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 ph
 			continue;	/* deleted under us */
 		(*nkeys)++;
 		for (int p = 0; p < 2; p++) {
-			val.h[p].count = 0;
+			h[p].count = 0;
+			h[p].sum_ns = val.sum_ns[p];
 			for (__u32 b = 0; b < NR_BUCKETS; b++)
-				val.h[p].count += val.h[p].buckets[b];
+				h[p].count += h[p].buckets[b] = val.buckets[p][b];
 		}
 		osd = osd_of_key(t, key.tgid, &alive);
 		if (!alive && !dead_keys_room(&dead)) {	/* retired next time */
@@ -190,11 +192,11 @@ static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 ph
 		}
 		if (osd == OSD_UNKNOWN && !alive && phase0 == PHASE_TOTAL &&
 		    (key.optype == OPTYPE_ALL || !t->opt->pool))
-			t->snap.unknown_ops += val.h[0].count;
+			t->snap.unknown_ops += h[0].count;
 		k = key;
 		k.optype = op_id(t, key.tgid, key.optype);
 		for (int p = 0; p < 2 && !err; p++)
-			err = fold(t, &k, osd, phase0 + p, &val.h[p], alive);
+			err = fold(t, &k, osd, phase0 + p, &h[p], alive);
 		if (err)
 			break;
 		if (!alive)

@@ -229,9 +229,13 @@ struct hist {
 
 /* The value of both histogram maps, two phases of one key: hists holds
  * PHASE_TOTAL and PHASE_QUEUE (one lookup per op), phase_hists (--phases)
- * PHASE_EXECUTE and PHASE_COMMIT.  Phase p is h[p & 1] of its map. */
+ * PHASE_EXECUTE and PHASE_COMMIT.  Phase p is index p & 1 of its map.
+ * Both sums first: with the key, one cache line of the element, so an op
+ * touches three of its lines (that one and a bucket of each phase), not
+ * four.  No counts: the loader sums the buckets (struct hist's). */
 struct hist_pair {
-	struct hist h[2];
+	__u64 sum_ns[2];
+	__u64 buckets[2][NR_BUCKETS];
 };
 
 /*
