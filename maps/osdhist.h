@@ -221,8 +221,9 @@ struct hist_key {
 	__s64 pool;		/* -1: every pool (no -P) */
 };
 
+/* One phase of a key, as the loader folds it (from a struct hist_pair). */
 struct hist {
-	__u64 count;		/* bpf/ leaves it 0: the loader sums the buckets */
+	__u64 count;		/* the sum of the buckets: the maps keep none */
 	__u64 sum_ns;
 	__u64 buckets[NR_BUCKETS];
 };
