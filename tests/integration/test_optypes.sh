@@ -50,10 +50,13 @@ run_load() { # LABEL ARGS...
 	to=$(oh_snap) || { fail "$label: osdhist snapshot after the load"; return; }
 	check_osdhist "$label" "$out" "$from" "$to"
 	[ -z "${OPTYPES_KEEP:-}" ] || cp "$TOUT" "$OPTYPES_KEEP.$label.json"
-	# the reply log is written by a thread of its own: flush it first
+	# the ceph CLI takes tens of seconds for a large reply; asok_cmd.py
+	# one, and it waits for the history to hold every message of the load
+	/usr/bin/python3 "$(dirname "$0")/asok_cmd.py" --until-ops "osd_op($(jq -r .client "$out")." \
+		"$(jq .msgs "$out")" "$(osd_asok "$OSD_IDS")" dump_historic_ops >"$hist"
+	# the reply log is written by a thread of its own: flush it after the
+	# dump, so the reply of every op in the history is in it
 	asok log flush >/dev/null
-	# the ceph CLI takes tens of seconds for a large reply; asok_cmd.py one
-	/usr/bin/python3 "$(dirname "$0")/asok_cmd.py" "$(osd_asok "$OSD_IDS")" dump_historic_ops >"$hist"
 	if ! $CHECK --client "$(jq -r .client "$out")" --pool-id "$(jq .pool_id "$out")" \
 		--log "$CLUSTER_DIR/log/osd.$OSD_IDS.log" "$hist" >"$chk"; then
 		fail "$label: historic_ops.py read Ceph's view"

@@ -46,7 +46,8 @@ check "a window opened after the load had stopped" \
 	jq -e -s --argjson t "$stopped" 'any(.[]; .type == "window" and .open_ns > $t)' "$TOUT"
 kill -INT "$TPID"; wait "$TPID"; check_eq "osdhist exits 0 on SIGINT" $? 0
 r1=$(perf_counter 0 osd op_r)
-/usr/bin/python3 "$(dirname "$0")/asok_cmd.py" "$ASOK" dump_historic_ops >"$CLUSTER_DIR/historic.json" &&
+/usr/bin/python3 "$(dirname "$0")/asok_cmd.py" --until-ops " [stat] " $((r1 - r0)) \
+	"$ASOK" dump_historic_ops >"$CLUSTER_DIR/historic.json" &&
 	pass "the op history dumped" || fail "the op history dumped"
 nhist=$(jq '[.ops[] | select(.description | startswith("osd_op(") and contains(" [stat] "))] | length' \
 	"$CLUSTER_DIR/historic.json")

@@ -41,6 +41,12 @@ asok() { ceph --admin-daemon "$(osd_asok "$OSD_IDS")" "$@"; }
 
 # JSON lines FROM+1 .. TO of osdhist's output
 lines() { sed -n "$(($1 + 1)),$2p" "$TOUT"; }
+# Ceph's op history, once it holds the N ops of the load that wrote OUT
+# (asok_cmd.py: it is filled a few hundred ms after the replies)
+history() { # OUT N
+	/usr/bin/python3 "$HERE/asok_cmd.py" --until-ops "osd_op($(jq -r .client "$1")." "$2" \
+		"$(osd_asok "$OSD_IDS")" dump_historic_ops_by_duration
+}
 last_health() { jq -sc '[.[] | select(.type == "health")] | last' "$1"; }
 
 mixed() { # RELEASE
@@ -70,7 +76,7 @@ mixed() { # RELEASE
 	done
 	check_eq "$rel mixed: each slot's PG is Ceph's osd map of its object" $want 0
 	# test 2: Ceph's history
-	/usr/bin/python3 "$HERE/asok_cmd.py" "$(osd_asok "$OSD_IDS")" dump_historic_ops_by_duration >"$hist"
+	history "$out" 312 >"$hist"
 	/usr/bin/python3 "$HERE/slowops_ceph.py" "$(jq -r .client "$out")" $K "$chk" <"$hist" >"$ceph"
 	echo "# $rel Ceph's view: $(jq -c . "$ceph")"
 	check_eq "$rel mixed: Ceph's history has every op of the load" "$(jq .history "$ceph")" 312
@@ -98,7 +104,7 @@ names() { # RELEASE
 		bash -c "jq -e '.objects | map(select(endswith(\" (+8 bytes)\"))) | length == 1' '$chk' >/dev/null"
 	# the whole object, hash and namespace and key included, as Ceph's own
 	# op history prints it (cut where osdhist cuts)
-	/usr/bin/python3 "$HERE/asok_cmd.py" "$(osd_asok "$OSD_IDS")" dump_historic_ops_by_duration >"$hist"
+	history "$out" 4 >"$hist"
 	/usr/bin/python3 "$HERE/slowops_ceph.py" "$(jq -r .client "$out")" $K "$chk" <"$hist" >"$ceph"
 	echo "# $rel names, Ceph's view: $(jq -c '{found, notfound}' "$ceph")"
 	check_eq "$rel names: each slot's object is the one Ceph's history prints for its reqid" \
@@ -131,7 +137,7 @@ snapshot() { # RELEASE
 	check_eq "$rel snap: 1 op, 1 slot" "$(jq -c '[.ops, .slots]' "$chk")" '[1,1]'
 	check_eq "$rel snap: the slot names the object at its snap id (class read)" \
 		"$(jq -c .bad "$chk")" '[]'
-	/usr/bin/python3 "$HERE/asok_cmd.py" "$(osd_asok "$OSD_IDS")" dump_historic_ops_by_duration >"$hist"
+	history "$out" 1 >"$hist"
 	/usr/bin/python3 "$HERE/slowops_ceph.py" "$(jq -r .client "$out")" $K "$chk" <"$hist" >"$ceph"
 	echo "# $rel snap: $(jq -r '.objects[0]' "$chk"), Ceph's view: $(jq -c '{found, notfound}' "$ceph")"
 	check_eq "$rel snap: the object is the one Ceph's history prints for its reqid" \
