@@ -11,8 +11,10 @@
 #   hist      ... and updates the histogram
 #   marks     ... and makes the done mark, _unregistered takes it: this is
 #             osdhist --no-op-types
-#   vector    osdhist with the op vector read (and the op-code counters
-#             looked up) but not counted
+#   lookup    ... and op types on: the client message's window holds
+#             MOSDOp::ops, and the op-code counters are looked up, but the
+#             op vector is not read
+#   vector    ... and the op vector read, but not counted
 #   optypes   osdhist --slowest 0
 #   slowest   osdhist, the default (the slowest ops' per-op compare, and
 #             their slow path for the few slower than the slots)
@@ -70,6 +72,7 @@ BUILDS=(
 	"reads|-DABLATE_STAGE=1|--no-op-types --slowest 0"
 	"hist|-DABLATE_STAGE=2|--no-op-types --slowest 0"
 	"marks||--no-op-types --slowest 0"
+	"lookup|-DABLATE_LOOKUP|--slowest 0"
 	"vector|-DABLATE_VECTOR|--slowest 0"
 	"optypes||--slowest 0"
 	"slowest||"
