@@ -77,11 +77,8 @@ for v in none multi perf; do
 		sleep 1
 	fi
 	moves0=$(jq -s '[.[] | select(.type=="health")] | last.window_moves // 0' "$out")
-	# bpftrace needs tracefs; in a mount namespace of its own, so that
-	# what this mounts goes with it (a host that has it mounted already
-	# keeps its own)
-	unshare -m sh -c "{ mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing; } &&
-		exec bpftrace $ROOT/bench/waits.bt $OSDPID $SECS" >"$WORK/$v.bt" 2>"$WORK/$v.bt.err" ||
+	"$ROOT/scripts/tracefs.sh" bpftrace "$ROOT/bench/waits.bt" "$OSDPID" "$SECS" \
+		>"$WORK/$v.bt" 2>"$WORK/$v.bt.err" ||
 		{ cat "$WORK/$v.bt.err" >&2; die "bpftrace failed"; }
 	moves1=$(jq -s '[.[] | select(.type=="health")] | last.window_moves // 0' "$out")
 	if [ -n "$TPID" ]; then

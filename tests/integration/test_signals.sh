@@ -140,11 +140,8 @@ done
 check_eq "after SIGKILL: no perf event runs one of its programs" \
 	"$(bpftool -j perf show | jq --arg p " $PROGS" '[.[] | .prog_id as $id | select($p | contains(" \($id) "))] | length')" 0
 # Legacy (tracefs) uprobes would outlive the process; libbpf names them
-# libbpf_PID_...  Read uprobe_events in a private mount namespace (where
-# the host has not mounted tracefs already: most systemd hosts have).
-# shellcheck disable=SC2016
-events=$(unshare -m sh -c '{ mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing; } &&
-	cat /sys/kernel/tracing/uprobe_events')
+# libbpf_PID_...  Read uprobe_events.
+events=$("$LIB_ROOT/scripts/tracefs.sh" cat /sys/kernel/tracing/uprobe_events)
 check "after SIGKILL: tracefs readable" test $? = 0
 check_eq "after SIGKILL: no uprobe event of osdhist or on ceph-osd" \
 	"$(grep -cE "libbpf_${TPID}_|ceph-osd|/proc/$PID0/" <<<"$events")" 0
