@@ -63,10 +63,11 @@ def main():
     if a.until_ops:
         text, n = a.until_ops[0], int(a.until_ops[1])
         deadline = time.monotonic() + 30
-        while holds(reply, text) < n and time.monotonic() < deadline:
+        got = holds(reply, text)
+        while got < n and time.monotonic() < deadline:
             time.sleep(0.1)
             reply = ask(a.asok, a.prefix)
-        got = holds(reply, text)
+            got = holds(reply, text)
         if got < n:
             print(f"asok_cmd.py: {a.prefix}: {got} of {n} ops with {text!r} after 30 s",
                   file=sys.stderr)
