@@ -171,6 +171,9 @@ static bool list_one(const struct osd_proc *p, void *arg)
 	} else {
 		printf("not traceable: %s", ESC(s->err));
 	}
+	if (procs_forked_from("/proc", p))
+		printf("; forked by pid %d, which claims osd.%d too: a daemonizing "
+		       "start, one OSD", p->ppid, p->osd_id);
 	print_socket(p);
 	printf("\n");
 	if (c->verbose && s->b.why[0][0])

@@ -4,18 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ceph/asok_find.h"
 #include "ceph/procs.h"
+#include "claims.h"
+#include "clusters.h"
 #include "proctable.h"
 #include "report.h"
 #include "verify.h"
-
-/*
- * Per OSD id, how many processes the scan under way found claiming it
- * (saturating): one byte for every id a command line may name, 1 MB, so
- * no number of processes, nor of distinct ids, can make it forget a claim.
- * Scratch of the scan under way; osdhist has one proc table.
- */
-static uint8_t claims[PROCS_OSD_ID_MAX + 1];
 
 void proc_table_init(struct proc_table *pt, const char *proc_root, bool verbose)
 {
@@ -32,7 +27,17 @@ static struct proc_slot *find_proc(struct proc_table *pt, pid_t pid)
 	return NULL;
 }
 
-/* The live traced process other than pid whose ops count for osd. */
+/* The live traced process other than pid that holds osd: its ops count
+ * for it. */
+/* Keys a and b may name one OSD: the same id, and the same cluster or
+ * one of them unknown. */
+static bool same_osd(int a, int b)
+{
+	return a >= 0 && b >= 0 && osd_id_of(a) == osd_id_of(b) &&
+	       (osd_cluster_of(a) == osd_cluster_of(b) || !osd_cluster_of(a) ||
+		!osd_cluster_of(b));
+}
+
 static const struct proc_slot *holder(const struct proc_table *pt, int osd, pid_t pid)
 {
 	for (int i = 0; osd >= 0 && i < pt->n; i++) {
@@ -40,36 +45,91 @@ static const struct proc_slot *holder(const struct proc_table *pt, int osd, pid_
 
 		/* dead is as of the last scan: an OSD that restarted since
 		 * has exited, and its successor takes the id back */
-		if (s->osd == osd && s->pid != pid && !s->dead &&
+		if (same_osd(s->osd, osd) && s->pid != pid && !s->dead && !s->exited &&
 		    procs_alive(pt->proc_root, s->pid))
 			return s;
 	}
 	return NULL;
 }
 
+/* Decides the OSD of slot s, new (osd unset) or held: the id it claims
+ * unless a live process that is not its parent or child holds it. */
+static void decide(struct proc_table *pt, struct proc_slot *s)
+{
+	struct proc_slot *h = (struct proc_slot *)holder(pt, s->claimed, s->pid);
+	bool was_held = s->osd == OSD_HELD;
+	char name[OSD_LABEL_MAX];
+
+	osd_label(name, s->claimed);
+	if (h && (h->ppid == s->pid || s->ppid == h->pid)) {
+		struct proc_slot *parent = h->ppid == s->pid ? s : h;
+
+		if (!parent->prefork)
+			fprintf(stderr, "osdhist: pid %d forked pid %d, both %s: "
+				"a daemonizing start, counted as one OSD\n",
+				parent->pid, parent == s ? h->pid : s->pid, name);
+		parent->prefork = true;
+		h = NULL;
+	}
+	if (h) {
+		if (!was_held)
+			fprintf(stderr, "osdhist: pid %d claims %s, which pid %d "
+				"already has: its ops are held until one of them exits "
+				"(reported as a duplicate OSD id)\n", s->pid, name, h->pid);
+		s->osd = OSD_HELD;
+		s->holder = h->pid;
+		return;
+	}
+	s->osd = s->claimed;
+	if (was_held)
+		fprintf(stderr, "osdhist: pid %d, which held %s, is gone: "
+			"pid %d is %s, its held ops counted as %s's\n",
+			s->holder, name, s->pid, name, name);
+	else if (pt->verbose)
+		fprintf(stderr, "osdhist: tracing pid %d (%s)\n", s->pid, name);
+}
+
+/* The held slots: decided now if their holder is gone; one that exited
+ * while the holder ran was a duplicate. */
+static void redecide(struct proc_table *pt)
+{
+	for (int i = 0; i < pt->n; i++) {
+		struct proc_slot *s = &pt->slot[i];
+
+		if (s->osd != OSD_HELD)
+			continue;
+		if (s->dead || s->exited) {
+			char name[OSD_LABEL_MAX];
+
+			osd_label(name, s->claimed);
+			fprintf(stderr, "osdhist: pid %d, which claimed %s while "
+				"pid %d ran it, has exited: its ops are counted as "
+				"osd.dup\n", s->pid, name, s->holder);
+			s->osd = OSD_DUPLICATE;
+		} else {
+			decide(pt, s);
+		}
+	}
+}
+
 /* A traced process: known from now on.  False if the table is full. */
-static bool note_traced(struct proc_table *pt, const struct osd_proc *p)
+static bool note_traced(struct proc_table *pt, const struct osd_proc *p, int key)
 {
 	struct proc_slot *s = find_proc(pt, p->pid);
 
 	if (!s) {
-		const struct proc_slot *h = holder(pt, p->osd_id, p->pid);
-
 		if (pt->n == MAX_PROCS)
 			return false;
 		s = &pt->slot[pt->n++];
+		memset(s, 0, sizeof(*s));
 		s->pid = p->pid;
-		s->claimed = p->osd_id;
-		/* decided once: a process's ops never move between series */
-		s->osd = h ? OSD_DUPLICATE : p->osd_id;
-		if (h)
-			fprintf(stderr, "osdhist: pid %d claims osd.%d, which pid %d "
-				"already has: its ops are not counted as osd.%d's "
-				"(reported as a duplicate OSD id)\n", p->pid,
-				p->osd_id, h->pid, p->osd_id);
+		s->ppid = p->ppid;
+		s->claimed = key;
+		s->osd = key;
+		if (key >= 0)
+			decide(pt, s);
 		else if (pt->verbose)
-			fprintf(stderr, "osdhist: tracing pid %d (osd.%d)\n",
-				p->pid, p->osd_id);
+			fprintf(stderr, "osdhist: tracing pid %d (no OSD id)\n", p->pid);
 	}
 	s->dead = false;
 	s->exited = false;
@@ -77,30 +137,31 @@ static bool note_traced(struct proc_table *pt, const struct osd_proc *p)
 	return true;
 }
 
-/* One more process claims osd in the scan under way. */
-static void claim(struct proc_table *pt, int osd)
+/* The OSD p claims, its cluster named (clusters.h): as noted if it is
+ * traced already, else from its fsid. */
+static int claim_key(struct proc_table *pt, const struct osd_proc *p)
 {
-	struct dup_ids *d = &pt->dup_scan;
-	int c;
+	const struct proc_slot *s = find_proc(pt, p->pid);
+	char fsid[ASOK_FSID_LEN + 1], why[256];
 
-	if (osd < 0 || osd > PROCS_OSD_ID_MAX || claims[osd] == UINT8_MAX)
-		return;
-	c = ++claims[osd];
-	if (c == 2) {
-		if (d->n < DUP_IDS_LISTED)
-			d->id[d->n].osd = osd;
-		d->n++;
-	}
-	for (int i = 0; c >= 2 && i < d->n && i < DUP_IDS_LISTED; i++)
-		if (d->id[i].osd == osd)
-			d->id[i].procs = c;
+	if (s)
+		return s->claimed;
+	if (p->osd_id < 0)
+		return p->osd_id;
+	asok_fsid(pt->proc_root, p->pid, p->osd_id, fsid, why, sizeof(why));
+	return osd_key(cluster_index(fsid), p->osd_id);
 }
 
 bool proc_table_note(struct proc_table *pt, const struct osd_proc *p, bool traced)
 {
-	if (pt->scanning)
-		claim(pt, p->osd_id);
-	if (traced && note_traced(pt, p))
+	int key = claim_key(pt, p);
+
+	/* the daemon of a daemonizing start: its parent's claim is its own
+	 * (asked only of a second claim: one read of the parent's /proc) */
+	if (pt->scanning && key >= 0 &&
+	    !(claims_of(key) && procs_forked_from(pt->proc_root, p)))
+		claims_add(key);
+	if (traced && note_traced(pt, p, key))
 		return true;
 	pt->untraced_scan++;
 	return false;
@@ -108,26 +169,26 @@ bool proc_table_note(struct proc_table *pt, const struct osd_proc *p, bool trace
 
 void proc_table_begin_scan(struct proc_table *pt)
 {
-	memset(claims, 0, sizeof(claims));
-	memset(&pt->dup_scan, 0, sizeof(pt->dup_scan));
+	claims_reset();
 	pt->untraced_scan = 0;
 	pt->scanning = true;
 	for (int i = 0; i < pt->n; i++)
 		pt->slot[i].seen = false;
 }
 
+static int holder_pid(int key, void *arg)
+{
+	const struct proc_slot *h = holder(arg, key, 0);
+
+	return h ? h->pid : 0;
+}
+
 void proc_table_end_scan(struct proc_table *pt)
 {
-	struct dup_ids *d = &pt->dup_scan;
-
 	for (int i = 0; i < pt->n; i++)
 		pt->slot[i].dead = !pt->slot[i].seen;
-	for (int i = 0; i < d->n && i < DUP_IDS_LISTED; i++) {
-		const struct proc_slot *h = holder(pt, d->id[i].osd, 0);
-
-		d->id[i].pid = h ? h->pid : 0;
-	}
-	pt->dup = *d;
+	redecide(pt);
+	claims_dups(&pt->dup, holder_pid, pt);
 	pt->untraced = pt->untraced_scan;
 	pt->scanning = false;
 }
@@ -140,7 +201,8 @@ int proc_table_osd_of(struct proc_table *pt, pid_t tgid)
 	if (s)
 		return s->osd;
 	/* Started since the last scan, and traced: its ops are in the maps. */
-	if (procs_inspect(pt->proc_root, tgid, &p) == 0 && note_traced(pt, &p))
+	if (procs_inspect(pt->proc_root, tgid, &p) == 0 &&
+	    note_traced(pt, &p, claim_key(pt, &p)))
 		return find_proc(pt, tgid)->osd;
 	return -2;
 }
@@ -149,6 +211,7 @@ void proc_table_note_exited(struct proc_table *pt)
 {
 	for (int i = 0; i < pt->n; i++)
 		pt->slot[i].exited = !procs_alive(pt->proc_root, pt->slot[i].pid);
+	redecide(pt);
 }
 
 void proc_table_forget_exited(struct proc_table *pt)
@@ -156,6 +219,17 @@ void proc_table_forget_exited(struct proc_table *pt)
 	for (int i = 0; i < pt->n; i++)
 		if (pt->slot[i].exited)
 			pt->slot[i--] = pt->slot[--pt->n];
+}
+
+int proc_table_held(const struct proc_table *pt, const struct proc_slot **first)
+{
+	int n = 0;
+
+	*first = NULL;
+	for (int i = 0; i < pt->n; i++)
+		if (pt->slot[i].osd == OSD_HELD && !n++)
+			*first = &pt->slot[i];
+	return n;
 }
 
 int proc_table_live(const struct proc_table *pt)
@@ -169,15 +243,24 @@ int proc_table_live(const struct proc_table *pt)
 
 void proc_table_health(const struct proc_table *pt, struct health_report *h)
 {
+	const struct proc_slot *first;
+
 	h->osds = pt->untraced + proc_table_live(pt);
 	h->untraced = pt->untraced;
 	h->dup = pt->dup;
+	h->held = proc_table_held(pt, &first);
+	if (first) {
+		h->held_pid = first->pid;
+		h->held_osd = first->claimed;
+		h->held_holder = first->holder;
+	}
 }
 
 /* The table holds traced processes only (issue 23: anything may be named
- * ceph-osd), and one that claims the id of another (counted as
+ * ceph-osd).  One that claims the id of another (held, or counted as
  * OSD_DUPLICATE) has no OSD of its own to check: its duplicate is in
- * health. */
+ * health; nor has the parent of a daemonizing start: its daemon is
+ * asked. */
 int proc_table_verify_targets(const struct proc_table *pt,
 			      struct verify_target *out, int max)
 {
@@ -186,7 +269,7 @@ int proc_table_verify_targets(const struct proc_table *pt,
 	for (int i = 0; i < pt->n && n < max; i++) {
 		const struct proc_slot *p = &pt->slot[i];
 
-		if (!p->dead && !(p->osd < 0 && p->claimed >= 0))
+		if (!p->dead && !p->prefork && !(p->osd < 0 && p->claimed >= 0))
 			out[n++] = (struct verify_target){ .pid = p->pid, .osd = p->osd };
 	}
 	return n;

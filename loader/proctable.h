@@ -21,12 +21,20 @@
  * binary_inspect; more than that are counted as untraced.
  *
  * OSD ids.  Each scan counts, for every OSD id, the live processes that
- * claim it on their command line, traced or not.  An id claimed more than
- * once is reported (health: struct dup_ids).  A traced process that claims
- * an id a live traced process already holds is a claimant: its ops count
- * as OSD_DUPLICATE (report.h), so the holder's osd.N series are never merged with
- * another's; the holder keeps the id while it lives, and an OSD restarted
- * after it exits takes the id back.
+ * claim it on their command line, traced or not; a daemon forked by a
+ * process that claims its id (a daemonizing start: procs_forked_from) is
+ * one OSD with its parent, not a second claim.  An id claimed more than
+ * once is reported (health: struct dup_ids).
+ *
+ * A traced process whose id a live traced process already holds:
+ *  - if one forked the other (a daemonizing start, ppid), both are that
+ *    OSD: the parent parses the arguments, forks the daemon and exits once
+ *    it runs; the self-check asks the daemon;
+ *  - otherwise its OSD is undecided (OSD_HELD): its ops are held, in the
+ *    maps, counted in health but in no series, never guessed.  When the
+ *    holder exits, it becomes the OSD from the next snapshot on, its held
+ *    ops with it (issue 37: a restarted OSD's ops all went to osd.dup);
+ *    when it exits first, it was a duplicate: its ops are osd.dup's.
  */
 
 #define MAX_PROCS	256
@@ -36,9 +44,15 @@ struct verify_target;
 
 struct proc_slot {
 	pid_t pid;
+	pid_t ppid;
 	int osd;			/* the OSD its ops count for: the id it
-					 * claims, OSD_DUPLICATE for a claimant */
-	int claimed;			/* the OSD id on its command line, or -1 */
+					 * claims; OSD_HELD while undecided,
+					 * OSD_DUPLICATE once decided so */
+	int claimed;			/* the OSD it claims (clusters.h: its
+					 * cluster, the id on its command
+					 * line), or -1 */
+	pid_t holder;			/* OSD_HELD: the process that holds it */
+	bool prefork;			/* forked the daemon of its OSD id */
 	bool dead;			/* gone: retire its state at next snapshot */
 	bool exited;			/* had exited when the snapshot began */
 	bool seen;			/* found by the scan under way */
@@ -52,7 +66,7 @@ struct proc_table {
 	int n;
 	int untraced;			/* found at the last scan, not traced */
 	int untraced_scan;		/* ... in the scan under way */
-	struct dup_ids dup, dup_scan;	/* at the last scan, in the one under way */
+	struct dup_ids dup;		/* at the last scan */
 };
 
 void proc_table_init(struct proc_table *pt, const char *proc_root, bool verbose);
@@ -78,6 +92,9 @@ void proc_table_note_exited(struct proc_table *pt);
  * the maps were read may have had keys read as live: it stays, for its
  * OSD id, until the next snapshot retires them. */
 void proc_table_forget_exited(struct proc_table *pt);
+
+/* How many slots hold their ops (OSD_HELD), and the first one. */
+int proc_table_held(const struct proc_table *pt, const struct proc_slot **first);
 
 /* Traced processes the last scan found. */
 int proc_table_live(const struct proc_table *pt);

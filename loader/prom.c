@@ -14,6 +14,7 @@
 
 #include "calls.h"
 #include "escape.h"
+#include "clusters.h"
 #include "prom.h"
 #include "report.h"
 #include "slowops.h"
@@ -94,6 +95,35 @@ static void put_seconds(FILE *f, __u64 ns)
 	fprintf(f, "%llu%s%s", (unsigned long long)(ns / 1000000000), len ? "." : "", frac);
 }
 
+/*
+ * An OSD's labels: ceph_daemon="osd.N" as Ceph's exporters name it, and
+ * cluster="FSID", the label Ceph's monitoring mixin (its dashboards and
+ * alerts) selects and groups clusters by; none when osdhist could not tell
+ * the OSD's cluster (Prometheus reads an absent label as "").  An fsid is
+ * a UUID (asok_fsid checked it): nothing to escape.
+ */
+static int daemon_labels(char *buf, size_t size, int osd)
+{
+	const char *fsid = cluster_fsid(osd_cluster_of(osd));
+
+	if (osd >= 0 && fsid[0])
+		return snprintf(buf, size, "ceph_daemon=\"osd.%d\",cluster=\"%s\"",
+				osd_id_of(osd), fsid);
+	if (osd >= 0)
+		return snprintf(buf, size, "ceph_daemon=\"osd.%d\"", osd_id_of(osd));
+	return snprintf(buf, size, "ceph_daemon=\"osd.%s\"",
+			osd == OSD_DUPLICATE ? "duplicate" : "unknown");
+}
+
+/* A sample's first label, for an OSD or a series no OSD id names. */
+static void put_daemon(FILE *f, const char *name, int osd)
+{
+	char buf[128];
+
+	daemon_labels(buf, sizeof(buf), osd);
+	fprintf(f, "%s{%s", name, buf);
+}
+
 static void labels(char *buf, size_t size, const struct series_delta *s)
 {
 	int n;
@@ -101,11 +131,7 @@ static void labels(char *buf, size_t size, const struct series_delta *s)
 	/* Label values come from fixed name tables, integers and call names,
 	 * which calls.c escaped to printable ASCII without " or \: nothing
 	 * to escape. */
-	if (s->osd >= 0)
-		n = snprintf(buf, size, "ceph_daemon=\"osd.%d\"", s->osd);
-	else
-		n = snprintf(buf, size, "ceph_daemon=\"osd.%s\"",
-			     s->osd == OSD_DUPLICATE ? "duplicate" : "unknown");
+	n = daemon_labels(buf, size, s->osd);
 	/* pool_id, as Ceph's exporter names it (ceph_pool_metadata{pool_id}),
 	 * so a query can join on it to get the pool's name. */
 	if (s->pool >= 0)
@@ -312,6 +338,9 @@ static void print_health(FILE *f, const struct report *r)
 	one(f, "osdhist_duplicate_osd_ids", "gauge",
 	    "OSD ids claimed by more than one ceph-osd process (the health line lists them).",
 	    h->dup.n);
+	one(f, "osdhist_held_ops", "gauge",
+	    "Ops of ceph-osd processes whose OSD id another process runs, held out of every series until one of them exits.",
+	    h->held_ops);
 	/* With --sample, counts cover only the traced time: rate(count) /
 	 * rate(traced seconds) estimates the real ops/s. */
 	family(f, "osdhist_traced_seconds_total", "counter",
@@ -331,41 +360,34 @@ static void print_verify(FILE *f, const struct report *r)
 	       "1 for the OSD's current state against its own perf counters: "
 	       "verified, unverified (no socket, timeout, ...) or mismatch.");
 	for (int i = 0; i < r->nverify; i++)
-		for (int s = 0; s < NR_VERIFY_STATES; s++)
-			fprintf(f, "osdhist_verify_state{ceph_daemon=\"osd.%d\",state=\"%s\"} %d\n",
-				r->verify[i].osd, verify_state_name[s], (int)r->verify[i].state == s);
+		for (int s = 0; s < NR_VERIFY_STATES; s++) {
+			put_daemon(f, "osdhist_verify_state", r->verify[i].osd);
+			fprintf(f, ",state=\"%s\"} %d\n", verify_state_name[s],
+				(int)r->verify[i].state == s);
+		}
 	family(f, "osdhist_verify_mismatch", "gauge",
 	       "1 while osdhist's count of this class has disagreed with Ceph's "
 	       "counter (op_r, op_w, op_rw, subop_w) beyond the bound for several "
 	       "checks: the derived offsets may be wrong for this build.");
 	for (int i = 0; i < r->nverify; i++)
 		for (int k = 0; k < NR_VC; k++)
-			if (r->verify[i].cls[k].compared)
-				fprintf(f, "osdhist_verify_mismatch{ceph_daemon=\"osd.%d\","
-					"class=\"%s\"} %d\n", r->verify[i].osd,
-					class_name[verify_op_class[k]], r->verify[i].cls[k].mismatch);
+			if (r->verify[i].cls[k].compared) {
+				put_daemon(f, "osdhist_verify_mismatch", r->verify[i].osd);
+				fprintf(f, ",class=\"%s\"} %d\n", class_name[verify_op_class[k]],
+					r->verify[i].cls[k].mismatch);
+			}
 	family(f, "osdhist_verify_excess_ops", "gauge",
 	       "How far osdhist's count since the baseline is outside the bound "
 	       "around Ceph's counter (0 inside; negative: fewer ops than Ceph).");
 	for (int i = 0; i < r->nverify; i++)
 		for (int k = 0; k < NR_VC; k++)
-			if (r->verify[i].cls[k].compared)
-				fprintf(f, "osdhist_verify_excess_ops{ceph_daemon=\"osd.%d\","
-					"class=\"%s\"} %lld\n", r->verify[i].osd,
-					class_name[verify_op_class[k]],
+			if (r->verify[i].cls[k].compared) {
+				put_daemon(f, "osdhist_verify_excess_ops", r->verify[i].osd);
+				fprintf(f, ",class=\"%s\"} %lld\n", class_name[verify_op_class[k]],
 					(long long)r->verify[i].cls[k].j.excess);
+			}
 }
 
-/* A sample's first label, for an OSD or a series no OSD id names. */
-static void put_daemon(FILE *f, const char *name, int osd)
-{
-	fprintf(f, "%s{ceph_daemon=\"osd.", name);
-	if (osd >= 0)
-		fprintf(f, "%d", osd);
-	else
-		fprintf(f, "%s", osd == OSD_DUPLICATE ? "duplicate" : "unknown");
-	fputc('"', f);
-}
 
 /* The last interval's slowest op of each OSD and class (the slots are by
  * OSD, slowest first).  No object or client label: one per object would

@@ -8,6 +8,10 @@
 #include "slowops.h"
 #include "stats.h"
 #include "verify.h"
+#include "clusters.h"
+
+/* An OSD's cluster: its fsid (a UUID: nothing to escape), "" if unknown. */
+#define FSID(osd) cluster_fsid(osd_cluster_of(osd))
 
 static void print_series(FILE *f, const struct report *r, const struct series_delta *s)
 {
@@ -15,8 +19,9 @@ static void print_series(FILE *f, const struct report *r, const struct series_de
 	const struct hist *h = &s->h;
 	bool first = true;
 
-	fprintf(f, "{\"type\":\"%s\",\"time\":%.3f,\"osd\":%d,",
-		s->optype == OPTYPE_ALL ? "hist" : "optype", time, s->osd);
+	fprintf(f, "{\"type\":\"%s\",\"time\":%.3f,\"osd\":%d,\"fsid\":\"%s\",",
+		s->optype == OPTYPE_ALL ? "hist" : "optype", time, osd_id_of(s->osd),
+		FSID(s->osd));
 	if (s->pool >= 0)
 		fprintf(f, "\"pool\":%lld,", (long long)s->pool);
 	if (s->optype != OPTYPE_ALL)
@@ -75,9 +80,15 @@ static void print_health(FILE *f, const struct report *r)
 	/* OSD ids more than one process claims (proctable.h) */
 	fprintf(f, ",\"duplicate_ids\":%d,\"duplicate_id_list\":[", h->dup.n);
 	for (int i = 0; i < h->dup.n && i < DUP_IDS_LISTED; i++)
-		fprintf(f, "%s{\"osd\":%d,\"processes\":%d,\"pid\":%d}", i ? "," : "",
-			h->dup.id[i].osd, h->dup.id[i].procs, h->dup.id[i].pid);
+		fprintf(f, "%s{\"osd\":%d,\"fsid\":\"%s\",\"processes\":%d,\"pid\":%d}",
+			i ? "," : "", osd_id_of(h->dup.id[i].osd), FSID(h->dup.id[i].osd),
+			h->dup.id[i].procs, h->dup.id[i].pid);
 	fprintf(f, "]");
+	fprintf(f, ",\"held_procs\":%d,\"held_ops\":%llu", h->held,
+		(unsigned long long)h->held_ops);
+	if (h->held)
+		fprintf(f, ",\"held\":{\"pid\":%d,\"osd\":%d,\"fsid\":\"%s\",\"holder\":%d}",
+			h->held_pid, osd_id_of(h->held_osd), FSID(h->held_osd), h->held_holder);
 	fprintf(f, ",\"inflight\":%llu,\"inflight_max\":%llu,\"hist_keys\":%llu,"
 		"\"hist_keys_max\":%llu,\"osds\":%d,\"binaries\":%d,\"losses\":%llu}\n",
 		(unsigned long long)h->inflight, (unsigned long long)h->inflight_max,
@@ -100,10 +111,10 @@ static void print_slowops(FILE *f, const struct report *r)
 		slow_name_text(o, name);
 		slow_reqid_text(o, who);
 		slow_pg_text(o, pg);
-		fprintf(f, "{\"type\":\"slowop\",\"time\":%.3f,\"osd\":%d,\"rank\":%d,"
+		fprintf(f, "{\"type\":\"slowop\",\"time\":%.3f,\"osd\":%d,\"fsid\":\"%s\",\"rank\":%d,"
 			"\"total_ns\":%llu,\"queue_ns\":%llu,\"end_ns\":%llu,"
 			"\"class\":\"%s\",\"op\":\"%s\",\"nops\":%u,\"ops\":[", r->time,
-			e->osd, rank, (unsigned long long)o->total_ns,
+			osd_id_of(e->osd), FSID(e->osd), rank, (unsigned long long)o->total_ns,
 			(unsigned long long)o->queue_ns, (unsigned long long)o->end_rt,
 			class_name[o->cls % NR_CLASSES],
 			o->optype == OPTYPE_ALL ? "all" : op_name(o->optype), o->nops);
@@ -126,8 +137,8 @@ static void print_verify(FILE *f, const struct report *r)
 		const struct verify_report *v = &r->verify[i];
 		bool first = true;
 
-		fprintf(f, "{\"type\":\"verify\",\"time\":%.3f,\"osd\":%d,\"pid\":%d,"
-			"\"state\":\"%s\",\"reason\":", r->time, v->osd, (int)v->pid,
+		fprintf(f, "{\"type\":\"verify\",\"time\":%.3f,\"osd\":%d,\"fsid\":\"%s\",\"pid\":%d,"
+			"\"state\":\"%s\",\"reason\":", r->time, osd_id_of(v->osd), FSID(v->osd), (int)v->pid,
 			verify_state_name[v->state]);
 		esc_json(f, v->reason);	/* may quote what a socket answered */
 		fprintf(f, ",\"socket\":");
@@ -163,9 +174,9 @@ void render_json(FILE *f, const struct report *r)
 
 		if (!d->ops && !d->failed)
 			continue;
-		fprintf(f, "{\"type\":\"opcode\",\"time\":%.3f,\"osd\":%d,"
+		fprintf(f, "{\"type\":\"opcode\",\"time\":%.3f,\"osd\":%d,\"fsid\":\"%s\","
 			"\"op\":\"%s\",\"ops\":%llu,\"failed\":%llu,\"ops_total\":%llu,"
-			"\"failed_total\":%llu}\n", r->time, d->osd, op_name(d->opi),
+			"\"failed_total\":%llu}\n", r->time, osd_id_of(d->osd), FSID(d->osd), op_name(d->opi),
 			(unsigned long long)d->ops, (unsigned long long)d->failed,
 			(unsigned long long)d->ops_cum, (unsigned long long)d->failed_cum);
 	}

@@ -50,13 +50,10 @@ static void print_bars(FILE *f, const struct hist *h, double unit, const char *u
 	}
 }
 
-/* "osd.N", or osd.dup / osd.? for the series no OSD id names (report.h). */
-static void osd_name(char out[24], int osd)
+/* The name of an OSD (report.h osd_label). */
+static void osd_name(char out[OSD_LABEL_MAX], int osd)
 {
-	if (osd >= 0)
-		snprintf(out, 24, "osd.%d", osd);
-	else
-		snprintf(out, 24, "osd.%s", osd == OSD_DUPLICATE ? "dup" : "?");
+	osd_label(out, osd);
 }
 
 static void print_series(FILE *f, const struct series_delta *s,
@@ -142,7 +139,7 @@ static void print_optypes(FILE *f, const struct report *r, bool millis)
 		if (!d->ops && !d->failed)
 			continue;
 		if (d->osd != osd) {
-			char who[24];
+			char who[OSD_LABEL_MAX];
 
 			if (osd != -2)
 				fprintf(f, "\n");
@@ -177,7 +174,7 @@ static void print_slowops(FILE *f, const struct report *r, bool millis)
 	for (int i = 0; i < r->nslow; i++) {
 		const struct slowop *o = &r->slow[i].op;
 		char obj[SLOW_OBJECT_MAX], who[SLOW_REQID_MAX], ops[SLOW_OPS_MAX];
-		char pg[SLOW_PG_MAX], name[24];
+		char pg[SLOW_PG_MAX], name[OSD_LABEL_MAX];
 
 		if (r->slow[i].osd != osd) {
 			osd = r->slow[i].osd;
@@ -227,8 +224,10 @@ static void print_dup(FILE *f, const struct dup_ids *d)
 		return;
 	fprintf(f, ", DUPLICATE OSD IDS %d (", d->n);
 	for (int i = 0; i < d->n && i < DUP_IDS_LISTED; i++) {
-		fprintf(f, "%sosd.%d: %d processes, ", i ? "; " : "", d->id[i].osd,
-			d->id[i].procs);
+		char name[OSD_LABEL_MAX];
+
+		osd_label(name, d->id[i].osd);
+		fprintf(f, "%s%s: %d processes, ", i ? "; " : "", name, d->id[i].procs);
 		if (d->id[i].pid)
 			fprintf(f, "series of pid %d", d->id[i].pid);
 		else
@@ -252,6 +251,15 @@ static void print_health(FILE *f, const struct health_report *h)
 		(unsigned long long)h->bpf[H_IGNORED]);
 	print_http(f, h);
 	print_dup(f, &h->dup);
+	if (h->held) {
+		char name[OSD_LABEL_MAX];
+
+		osd_label(name, h->held_osd);
+		fprintf(f, ", HELD OPS %llu of %d process%s (pid %d claims %s, "
+			"which pid %d runs: held until one of them exits)",
+			(unsigned long long)h->held_ops, h->held, h->held > 1 ? "es" : "",
+			h->held_pid, name, h->held_holder);
+	}
 	if (h->bpf[H_SLOW_BUSY] || h->bpf[H_SLOW_LATE] || h->slow_unread)
 		fprintf(f, ", slowest ops not kept %llu (busy %llu, late %llu, unread sets %llu)",
 			(unsigned long long)(h->bpf[H_SLOW_BUSY] + h->bpf[H_SLOW_LATE]),
@@ -279,21 +287,23 @@ static void print_verify(FILE *f, const struct report *r)
 {
 	for (int i = 0; i < r->nverify; i++) {
 		const struct verify_report *v = &r->verify[i];
+		char name[OSD_LABEL_MAX];
 
+		osd_label(name, v->osd);
 		for (int k = 0; k < NR_VC; k++) {
 			const struct verify_class_report *c = &v->cls[k];
 
 			if (c->mismatch)
-				fprintf(f, "!! VERIFY MISMATCH osd.%d class %s: osdhist "
+				fprintf(f, "!! VERIFY MISMATCH %s class %s: osdhist "
 					"counted %llu ops, Ceph's %s %lld..%lld since the "
 					"baseline: the offsets osdhist derived may be wrong "
-					"for this build of ceph-osd\n", v->osd,
+					"for this build of ceph-osd\n", name,
 					class_name[verify_op_class[k]],
 					(unsigned long long)c->j.ours, verify_counter[k],
 					(long long)c->j.ceph_lo, (long long)c->j.ceph_hi);
 		}
-		fprintf(f, "%sverify: osd.%d %s", v->state == VERIFY_MISMATCH ? "!! " : "",
-			v->osd, verify_state_name[v->state]);
+		fprintf(f, "%sverify: %s %s", v->state == VERIFY_MISMATCH ? "!! " : "",
+			name, verify_state_name[v->state]);
 		if (v->state == VERIFY_UNVERIFIED) {
 			fprintf(f, " (%s)\n", ESC(v->reason));
 			continue;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Names shared by the renderers, and --osd's view of a report. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "calls.h"
+#include "clusters.h"
 #include "report.h"
 #include "slowops.h"
 #include "verify_report.h"
@@ -93,20 +95,32 @@ void *report_keep_osd(struct report *r, int osd)
 	if (!buf)
 		return NULL;
 	for (int i = 0; i < r->n; i++)
-		if (r->s[i].osd == osd)
+		if (osd_id_of(r->s[i].osd) == osd)
 			s[n++] = r->s[i];
 	for (int i = 0; i < r->nopc; i++)
-		if (r->opc[i].osd == osd)
+		if (osd_id_of(r->opc[i].osd) == osd)
 			opc[nopc++] = r->opc[i];
 	for (int i = 0; i < r->nverify; i++)
-		if (r->verify[i].osd == osd)
+		if (osd_id_of(r->verify[i].osd) == osd)
 			v[nv++] = r->verify[i];
 	for (int i = 0; i < r->nslow; i++)
-		if (r->slow[i].osd == osd)
+		if (osd_id_of(r->slow[i].osd) == osd)
 			w[nslow++] = r->slow[i];
 	r->slow = w, r->nslow = nslow;
 	r->s = s, r->n = n;
 	r->opc = opc, r->nopc = nopc;
 	r->verify = v, r->nverify = nv;
 	return buf;
+}
+
+void osd_label(char out[OSD_LABEL_MAX], int osd)
+{
+	const char *fsid = cluster_fsid(osd_cluster_of(osd));
+
+	if (osd < 0)
+		snprintf(out, OSD_LABEL_MAX, "osd.%s", osd == OSD_DUPLICATE ? "dup" : "?");
+	else if (clusters_several() && fsid[0])
+		snprintf(out, OSD_LABEL_MAX, "osd.%d@%.8s", osd_id_of(osd), fsid);
+	else
+		snprintf(out, OSD_LABEL_MAX, "osd.%d", osd_id_of(osd));
 }

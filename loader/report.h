@@ -16,6 +16,10 @@
  * duplicate_ids; issue 23: never merged into the holder's series). */
 #define OSD_UNKNOWN	(-1)
 #define OSD_DUPLICATE	(-3)
+/* ... and, in no series, a process whose id another live process holds,
+ * not yet decided (proctable.h): its keys stay in the maps, its ops are
+ * counted in health (held_ops) until it is. */
+#define OSD_HELD	(-4)
 
 /* One interval's worth of one histogram series: a class series
  * (optype OPTYPE_ALL) or an op-type series (pool -1). */
@@ -81,6 +85,10 @@ struct health_report {
 	int untraced;		/* ... of which not traced (binary refused) */
 	int binaries;		/* ceph-osd binaries attached now */
 	struct dup_ids dup;	/* OSD ids claimed by more than one process */
+	int held;		/* processes whose OSD is undecided (OSD_HELD) */
+	int held_pid, held_osd, held_holder;	/* the first: it claims held_osd,
+						 * which held_holder runs */
+	__u64 held_ops;		/* their ops, in no series until decided */
 	struct variant variant;	/* the bpf/ variant that runs (NULLs: unknown) */
 	__u64 slow_unread;	/* slowest-op sets still being written after the
 				 * wait (slowops.h): not in their interval */
@@ -134,8 +142,14 @@ void health_loader_losses(const struct health_report *h,
 /* Total of every loss counter, loader-side ones included. */
 __u64 health_losses(const struct health_report *h);
 
+/* An OSD's name in text (clusters.h): "osd.N"; "osd.N@1b2c3d4e", its
+ * cluster's fsid's first 8 digits, once more than one cluster is traced;
+ * osd.dup and osd.? for the series no OSD id names. */
+#define OSD_LABEL_MAX	32
+void osd_label(char out[OSD_LABEL_MAX], int osd);
+
 /* --osd: points r's series, op codes and verify lines at copies of those of
- * that OSD only, in one buffer the caller frees after rendering (NULL: out
+ * OSD id osd only (of every cluster), in one buffer the caller frees after rendering (NULL: out
  * of memory, r untouched).  The arrays r pointed to are never written:
  * they are the tracer's, for the next snapshot. */
 void *report_keep_osd(struct report *r, int osd);

@@ -186,6 +186,12 @@ static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 ph
 				h[p].count += h[p].buckets[b] = val.buckets[p][b];
 		}
 		osd = osd_of_key(t, key.tgid, &alive);
+		if (osd == OSD_HELD) {	/* kept in the map until decided */
+			if (phase0 == PHASE_TOTAL &&
+			    (key.optype == OPTYPE_ALL || !t->opt->pool))
+				t->snap.held_ops += h[0].count;
+			continue;
+		}
 		if (!alive && !dead_keys_room(&dead)) {	/* retired next time */
 			alive = true;
 			(*deferred)++;
@@ -212,6 +218,7 @@ static int read_hists(struct tracer *t, __u64 nkeys[NR_KEYMAPS], size_t *deferre
 
 	for (int i = 0; i < t->snap.nseries; i++)
 		memset(&t->snap.series[i].live, 0, sizeof(t->snap.series[i].live));
+	t->snap.held_ops = 0;
 	err = read_hist_map(t, &t->bpf.hists, PHASE_TOTAL, &nkeys[KM_HISTS], deferred);
 	if (!err)
 		err = read_hist_map(t, &t->bpf.phase_hists, PHASE_EXECUTE,
@@ -283,6 +290,8 @@ static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 			continue;
 		(*nkeys)++;
 		osd = osd_of_key(t, key, &alive);
+		if (osd == OSD_HELD)
+			continue;
 		if (!alive && !dead_keys_room(&dead)) {	/* retired next time */
 			alive = true;
 			(*deferred)++;
@@ -351,6 +360,8 @@ static int read_slowops(struct tracer *t, __u64 *nkeys)
 			continue;
 		}
 		osd = osd_of_key(t, key, &alive);
+		if (osd == OSD_HELD)	/* samples, not counts: not kept */
+			continue;
 		for (__u32 i = 0; set->gen == g && i < set->n && i < SLOW_K_MAX && !err; i++) {
 			struct slowop o = set->slot[i];
 
@@ -505,6 +516,7 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	h->reaped = t->inf.reaped_lost;
 	sampler_health(&t->smp, h);
 	h->unknown_ops = t->snap.unknown_ops;
+	h->held_ops = t->snap.held_ops;
 	h->binaries = binaries_traced(&t->bins);
 	h->variant = t->variant;
 	/* processes that exited have had their keys retired: forget them,

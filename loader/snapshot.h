@@ -44,6 +44,7 @@ struct snapshots {
 	__u64 call_keys;		/* the calls map's keys, at the last read */
 	int ncpus;		/* possible CPUs: values per key of a per-CPU map */
 	__u64 unknown_ops;	/* ops of exited processes never identified */
+	__u64 held_ops;		/* ops of processes whose OSD is undecided */
 	struct slow_list slow;	/* the last closed interval's slowest ops */
 	__u64 slow_keys;	/* the slowops map's keys, at the last read */
 	__u64 slow_unread;

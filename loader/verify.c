@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "proctable.h"	/* MAX_PROCS */
 #include "trace_config.h"
+#include "clusters.h"
 #include "verify.h"
 
 const char *const verify_counter[NR_VC] = {
@@ -122,6 +123,15 @@ struct verifier *verify_new(const struct trace_config *o, const char *proc_root)
 	return v;
 }
 
+/* The OSD's name (report.h osd_label), for a line on stderr. */
+static const char *name(const struct vosd *e)
+{
+	static char buf[OSD_LABEL_MAX];
+
+	osd_label(buf, e->rep.osd);
+	return buf;
+}
+
 static void drop_sock(struct vosd *e)
 {
 	if (e->sock >= 0)
@@ -184,7 +194,7 @@ static bool have_sock(struct verifier *v, struct vosd *e)
 
 	if (e->sock >= 0)
 		return true;
-	r = asok_locate(v->proc_root, e->rep.pid, e->rep.osd, &e->sock, path,
+	r = asok_locate(v->proc_root, e->rep.pid, osd_id_of(e->rep.osd), &e->sock, path,
 			sizeof(path), &how, why, sizeof(why));
 	if (r) {
 		e->rep.socket[0] = 0;
@@ -199,8 +209,8 @@ static bool have_sock(struct verifier *v, struct vosd *e)
 	    (int)sizeof(e->rep.socket))
 		memcpy(e->rep.socket + sizeof(e->rep.socket) - 4, "...", 4);
 	if (v->opt->verbose)
-		fprintf(stderr, "osdhist: osd.%d (pid %d): admin socket %s (%s)\n",
-			e->rep.osd, e->rep.pid, ESC(path), how);
+		fprintf(stderr, "osdhist: %s (pid %d): admin socket %s (%s)\n",
+			name(e), e->rep.pid, ESC(path), how);
 	return true;
 }
 
@@ -223,7 +233,7 @@ void verify_set_targets(struct verifier *v, const struct verify_target *t, int n
 	for (int i = 0; i < n; i++) {
 		struct vosd *e;
 
-		if (v->opt->osd >= 0 && t[i].osd != v->opt->osd)
+		if (v->opt->osd >= 0 && osd_id_of(t[i].osd) != v->opt->osd)
 			continue;
 		e = find(v, t[i].pid);
 		if (!e) {
@@ -365,10 +375,10 @@ static void say_mismatch(const struct vosd *e, int k)
 {
 	const struct verify_judgement *j = &e->rep.cls[k].j;
 
-	fprintf(stderr, "osdhist: VERIFY MISMATCH osd.%d class %s: osdhist counted %llu "
+	fprintf(stderr, "osdhist: VERIFY MISMATCH %s class %s: osdhist counted %llu "
 		"ops, Ceph's %s %lld..%lld since the baseline; the offsets osdhist "
 		"derived may be wrong for this build of ceph-osd: do not trust its "
-		"histograms\n", e->rep.osd, class_name[verify_op_class[k]],
+		"histograms\n", name(e), class_name[verify_op_class[k]],
 		(unsigned long long)j->ours, verify_counter[k], (long long)j->ceph_lo,
 		(long long)j->ceph_hi);
 }

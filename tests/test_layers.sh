@@ -24,17 +24,19 @@ declare -A rank=(
 	# what tracer.c lends the rest of the skeleton it owns
 	[tracer]=4 [trace_config]=4 [bpf_handles]=4 [osdhist.skel]=4
 	[discover]=4 [proctable]=4 [attach]=4 [binaries]=4 [inflight]=4
-	[sample]=4 [sampler]=4 [snapshot]=4 [deadkeys]=4 [verify]=4
+	[sample]=4 [sampler]=4 [snapshot]=4 [deadkeys]=4 [verify]=4 [claims]=4
 	# 3 the report model the core fills and the outputs render (with the
 	# self-check's lines, verify_report.h)
 	[report]=3 [stats]=3 [verify_report]=3 [calls]=3 [slowops]=3
+	# an OSD's name: its cluster (fsid) and id in one key
+	[clusters]=3
 	# 2 readers of an OSD's process and binary (the trust boundary), and
 	# of the kernel's features
 	[procs]=2 [binary]=2 [derive]=2 [symtrace]=2 [asok]=2 [asok_find]=2
 	[proot]=2 [cephfns]=2 [kfeatures]=2
 	# 1 base: pieces that include nothing of ours but maps/ (http_guard is
 	# a pure policy: it owns enum http_reject, which the report counts)
-	[escape]=1 [clock]=1 [testhooks]=1 [http_guard]=1 [version]=1
+	[escape]=1 [clock]=1 [testhooks]=1 [http_guard]=1 [version]=1 [job]=1
 	[osdhist]=1 [osdhist_ops]=1
 )
 

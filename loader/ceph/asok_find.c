@@ -188,11 +188,11 @@ static int section_rank(const char *sec, int id)
 
 void asok_conf_parse(const char *text, size_t len, int id, struct asok_conf_vals *v)
 {
-	int asok_rank = 0, run_rank = 0, rank = 0;
+	int asok_rank = 0, run_rank = 0, fsid_rank = 0, data_rank = 0, rank = 0;
 	char line[PATH_MAX + 256], sec[128] = "";
 	const char *end = text + len;
 
-	v->admin_socket[0] = v->run_dir[0] = 0;
+	v->admin_socket[0] = v->run_dir[0] = v->fsid[0] = v->osd_data[0] = 0;
 	while (text < end) {
 		const char *nl = memchr(text, '\n', end - text);
 		size_t n = (nl ? nl : end) - text;
@@ -247,6 +247,12 @@ void asok_conf_parse(const char *text, size_t len, int id, struct asok_conf_vals
 		} else if (!strcmp(key, "run_dir") && rank >= run_rank) {
 			snprintf(v->run_dir, sizeof(v->run_dir), "%s", val);
 			run_rank = rank;
+		} else if (!strcmp(key, "fsid") && rank >= fsid_rank) {
+			snprintf(v->fsid, sizeof(v->fsid), "%s", val);
+			fsid_rank = rank;
+		} else if (!strcmp(key, "osd_data") && rank >= data_rank) {
+			snprintf(v->osd_data, sizeof(v->osd_data), "%s", val);
+			data_rank = rank;
 		}
 	}
 }
@@ -272,6 +278,10 @@ static int read_conf(int root, const char *file, struct asok_osd_conf *c, bool w
 		snprintf(c->admin_socket, sizeof(c->admin_socket), "%s", v.admin_socket);
 	if (want_run && v.run_dir[0])
 		snprintf(c->run_dir, sizeof(c->run_dir), "%s", v.run_dir);
+	if (!c->fsid[0])
+		snprintf(c->fsid, sizeof(c->fsid), "%s", v.fsid);
+	if (!c->osd_data[0])
+		snprintf(c->osd_data, sizeof(c->osd_data), "%s", v.osd_data);
 	return 0;
 }
 
@@ -378,11 +388,39 @@ void asok_cmdline_parse(const char *cmd, size_t len, struct asok_osd_conf *c)
 			snprintf(c->cluster, sizeof(c->cluster), "%s", v);
 		else if ((v = opt_val(a, next, "--run-dir", &took)))
 			snprintf(c->run_dir, sizeof(c->run_dir), "%s", v);
+		else if ((v = opt_val(a, next, "--fsid", &took)))
+			snprintf(c->fsid, sizeof(c->fsid), "%s", v);
+		else if ((v = opt_val(a, next, "--osd-data", &took)))
+			snprintf(c->osd_data, sizeof(c->osd_data), "%s", v);
 		else
 			continue;
 		if (took && next[0])
 			a = next;
 	}
+}
+
+/* The config file the OSD reads, as a path inside its root: the first of
+ * -c's list, else /etc/ceph/$cluster.conf. */
+static int conf_path(const char *proc_root, pid_t pid, struct asok_osd_conf *c, char *file,
+		     size_t size, char *why, size_t whylen)
+{
+	if (!c->conf[0])
+		snprintf(c->conf, sizeof(c->conf), "/etc/ceph/%s.conf", c->cluster);
+	/* Ceph takes a list of config files; the first one is read */
+	c->conf[strcspn(c->conf, ", ")] = 0;
+	/*
+	 * Relative: to the OSD's working directory, as a path inside its root
+	 * (PROC/PID/cwd's path less PROC/PID/root's), then resolved like any
+	 * other, RESOLVE_IN_ROOT.  Not RESOLVE_BENEATH from PROC/PID/cwd: a
+	 * process that chrooted without chdir has its cwd on the host, and
+	 * "beneath" it is the host; and a legitimate "../ceph.conf" would be
+	 * refused.
+	 */
+	if (c->conf[0] == '/') {
+		snprintf(file, size, "%s", c->conf);
+		return 0;
+	}
+	return proot_cwd_path(proc_root, pid, c->conf, file, size, why, whylen);
 }
 
 static int from_config(const char *proc_root, pid_t pid, int root, int osd_id, char *path,
@@ -405,22 +443,8 @@ static int from_config(const char *proc_root, pid_t pid, int root, int osd_id, c
 	if (!c.admin_socket[0] || !c.run_dir[0]) {
 		bool want_asok = !c.admin_socket[0], want_run = !c.run_dir[0];
 
-		if (!c.conf[0])
-			snprintf(c.conf, sizeof(c.conf), "/etc/ceph/%s.conf", c.cluster);
-		/* Ceph takes a list of config files; the first one is read */
-		c.conf[strcspn(c.conf, ", ")] = 0;
-		/*
-		 * Relative: to the OSD's working directory, as a path inside
-		 * its root (PROC/PID/cwd's path less PROC/PID/root's), then
-		 * resolved like any other, RESOLVE_IN_ROOT.  Not
-		 * RESOLVE_BENEATH from PROC/PID/cwd: a process that chrooted
-		 * without chdir has its cwd on the host, and "beneath" it is
-		 * the host; and a legitimate "../ceph.conf" would be refused.
-		 */
-		if (c.conf[0] == '/')
-			snprintf(file, sizeof(file), "%s", c.conf);
-		else if ((err = proot_cwd_path(proc_root, pid, c.conf, file, sizeof(file),
-					       why, whylen)))
+		err = conf_path(proc_root, pid, &c, file, sizeof(file), why, whylen);
+		if (err)
 			return err;
 		err = read_conf(root, file, &c, want_asok, want_run, why, whylen);
 		if (err)
@@ -490,4 +514,80 @@ int asok_find(const char *proc_root, pid_t pid, int osd_id, int *fd, char *path,
 	char why[256];
 
 	return asok_locate(proc_root, pid, osd_id, fd, path, size, how, why, sizeof(why));
+}
+
+/* ---- the cluster: its fsid ------------------------------------------------ */
+
+static bool is_uuid(const char *s)
+{
+	for (int i = 0; i < ASOK_FSID_LEN; i++)
+		if (i == 8 || i == 13 || i == 18 || i == 23 ? s[i] != '-' :
+		    !isxdigit((unsigned char)s[i]))
+			return false;
+	return s[ASOK_FSID_LEN] == 0;
+}
+
+/* DATA/ceph_fsid inside root, into c->fsid. */
+static int read_data_fsid(int root, const struct asok_osd_conf *c, char *fsid, size_t size,
+			  char *why, size_t whylen)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 16], buf[64];
+	ssize_t n;
+	int err = asok_expand(c->osd_data, c, dir, sizeof(dir));
+
+	if (err || dir[0] != '/') {
+		snprintf(why, whylen, "osd data %.200s: %s", c->osd_data,
+			 err == -ENAMETOOLONG ? "name too long" : "not expanded to an absolute path");
+		return -ENOENT;
+	}
+	snprintf(file, sizeof(file), "%s/ceph_fsid", dir);
+	n = proot_read(root, "ceph_fsid", file, buf, sizeof(buf) - 1, why, whylen);
+	if (n < 0)
+		return (int)n;
+	buf[n] = 0;
+	snprintf(fsid, size, "%s", buf);
+	return 0;
+}
+
+int asok_fsid(const char *proc_root, pid_t pid, int osd_id, char fsid[ASOK_FSID_LEN + 1],
+	      char *why, size_t whylen)
+{
+	static char cmd[16384];
+	static struct asok_osd_conf c;
+	char file[PATH_MAX], *f;
+	ssize_t len = procs_cmdline(proc_root, pid, cmd, sizeof(cmd));
+	int root, err = 0;
+
+	fsid[0] = 0;
+	if (len < 0) {
+		snprintf(why, whylen, "cannot read its command line: %s", strerror((int)-len));
+		return -ENOENT;
+	}
+	memset(&c, 0, sizeof(c));
+	snprintf(c.cluster, sizeof(c.cluster), "ceph");
+	c.id = osd_id;
+	c.pid = pid;
+	asok_cmdline_parse(cmd, len, &c);
+	root = proot_open(proc_root, pid, why, whylen);
+	if (root < 0)
+		return -ENOENT;
+	if (!c.fsid[0] && !(err = conf_path(proc_root, pid, &c, file, sizeof(file), why, whylen)))
+		err = read_conf(root, file, &c, false, false, why, whylen);
+	if (!err && !c.fsid[0] && osd_id >= 0) {
+		if (!c.osd_data[0])
+			snprintf(c.osd_data, sizeof(c.osd_data), "/var/lib/ceph/osd/$cluster-$id");
+		err = read_data_fsid(root, &c, c.fsid, sizeof(c.fsid), why, whylen);
+	}
+	close(root);
+	if (err)
+		return -ENOENT;
+	f = trim(c.fsid);
+	for (char *q = f; *q; q++)
+		*q = tolower((unsigned char)*q);
+	if (!is_uuid(f)) {
+		snprintf(why, whylen, "its fsid \"%.40s\" is no UUID", f);
+		return -ENOENT;
+	}
+	memcpy(fsid, f, ASOK_FSID_LEN + 1);
+	return 0;
 }

@@ -46,6 +46,8 @@ int asok_find(const char *proc_root, pid_t pid, int osd_id, int *fd, char *path,
 /* What the command line and the config say of one OSD. */
 struct asok_osd_conf {
 	char cluster[64];
+	char fsid[64];			/* --fsid */
+	char osd_data[PATH_MAX];	/* --osd-data, unexpanded */
 	char conf[PATH_MAX];		/* as the OSD names it */
 	char admin_socket[PATH_MAX];	/* unexpanded */
 	char run_dir[PATH_MAX];
@@ -53,17 +55,21 @@ struct asok_osd_conf {
 	pid_t pid;
 };
 
-/* --admin-socket, -c/--conf, --cluster and --run-dir (also --opt=V, '_'
+/* --admin-socket, -c/--conf, --cluster, --run-dir, --fsid and --osd-data
+ * (also --opt=V, '_'
  * for '-') from a NUL-separated command line of len bytes; an argument
  * without its NUL at the end is ignored.  Fields not named stay as given. */
 void asok_cmdline_parse(const char *cmd, size_t len, struct asok_osd_conf *c);
 
-/* The admin_socket and run_dir of a ceph.conf's text (len bytes, not
+/* The admin_socket, run_dir, fsid and osd_data of a ceph.conf's text (len
+ * bytes, not
  * NUL-terminated): [osd.ID] beats [osd] beats [global], a later line beats
  * an earlier one of the same rank; "" where none is set. */
 struct asok_conf_vals {
 	char admin_socket[PATH_MAX];
 	char run_dir[PATH_MAX];
+	char fsid[64];
+	char osd_data[PATH_MAX];
 };
 void asok_conf_parse(const char *text, size_t len, int id, struct asok_conf_vals *v);
 
@@ -71,5 +77,20 @@ void asok_conf_parse(const char *text, size_t len, int id, struct asok_conf_vals
  * in.  0; -EINVAL for any other variable ($host: not guessed);
  * -ENAMETOOLONG when the result does not fit size. */
 int asok_expand(const char *in, const struct asok_osd_conf *c, char *out, size_t size);
+
+/*
+ * The cluster of process PID (a ceph-osd with id osd_id), as Ceph itself
+ * finds its fsid: --fsid on the command line (Rook), else fsid in its
+ * config (cephadm's minimal ceph.conf, a hand-made one), else its data
+ * directory's ceph_fsid (osd_data, default /var/lib/ceph/osd/$cluster-$id,
+ * written by mkfs).  Read inside the process's root under the same rules
+ * as the socket (proot.h: regular files only, bounded, no blocking file
+ * types).  0 with fsid set to a UUID in lower case (36 characters), or
+ * -ENOENT (fsid "") with why set when none is found or what is found is no
+ * UUID: the OSD's cluster is unknown then.
+ */
+#define ASOK_FSID_LEN	36
+int asok_fsid(const char *proc_root, pid_t pid, int osd_id, char fsid[ASOK_FSID_LEN + 1],
+	      char *why, size_t whylen);
 
 #endif

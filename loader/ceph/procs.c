@@ -138,6 +138,30 @@ static int osd_kind(char *comm, const char *cmdline, size_t len, const char *exe
 	return len ? osd_name(basename_of(cmdline), false) : -1;
 }
 
+/* PROC/PID/stat past the command name (which may hold anything, ')' too):
+ * "S PPID ...", or NULL. */
+static const char *stat_rest(const char *proc_root, pid_t pid, char *buf, size_t size)
+{
+	char path[PATH_MAX], *rp;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, pid);
+	if (read_file(path, buf, size) <= 0)
+		return NULL;
+	rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' && rp[2] ? rp + 2 : NULL;
+}
+
+static pid_t stat_ppid(const char *proc_root, pid_t pid)
+{
+	char buf[512];
+	const char *s = stat_rest(proc_root, pid, buf, sizeof(buf));
+	long ppid;
+
+	if (!s || sscanf(s, "%*c %ld", &ppid) != 1 || ppid <= 0 || ppid > INT_MAX)
+		return 0;
+	return ppid;
+}
+
 int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p)
 {
 	char path[PATH_MAX], comm[64], cmdline[8192];
@@ -168,6 +192,7 @@ int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p)
 		return procs_alive(proc_root, pid) ? -EAGAIN : -ENOENT;
 
 	p->pid = pid;
+	p->ppid = stat_ppid(proc_root, pid);
 	p->osd_id = procs_osd_id(cmdline, n);
 	p->unsupported = kind == 0 ? "crimson-osd, which osdhist does not support "
 				     "(it traces the classic ceph-osd)" : NULL;
@@ -226,12 +251,19 @@ int procs_scan(const char *proc_root, struct osd_proc *out, int max)
 
 bool procs_alive(const char *proc_root, pid_t pid)
 {
-	char path[PATH_MAX], stat[512], *rp;
+	char buf[512];
+	const char *s = stat_rest(proc_root, pid, buf, sizeof(buf));
 
 	/* A zombie still has /proc/PID but will never run an op again. */
-	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, pid);
-	if (read_file(path, stat, sizeof(stat)) <= 0)
-		return false;
-	rp = strrchr(stat, ')');
-	return rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
+	return s && *s != 'Z' && *s != 'X';
+}
+
+bool procs_forked_from(const char *proc_root, const struct osd_proc *p)
+{
+	struct osd_proc parent;
+
+	return p->ppid > 1 && p->osd_id >= 0 &&
+	       procs_inspect(proc_root, p->ppid, &parent) == 0 &&
+	       !parent.unsupported && parent.osd_id == p->osd_id &&
+	       parent.dev == p->dev && parent.ino == p->ino;
 }

@@ -13,6 +13,8 @@
 /* One running ceph-osd, as seen in /proc. */
 struct osd_proc {
 	pid_t pid;
+	pid_t ppid;		/* its parent: a daemonizing start's daemon is
+				 * the child of a process claiming its id */
 	int osd_id;		/* -1 if the command line names none */
 	dev_t dev;		/* identity of the binary it runs */
 	ino_t ino;
@@ -54,5 +56,11 @@ int procs_scan(const char *proc_root, struct osd_proc *out, int max);
 
 /* Does PID still exist? */
 bool procs_alive(const char *proc_root, pid_t pid);
+
+/* Did p's parent, running the same binary, claim the same OSD id?  That
+ * parent is the first half of a daemonizing start (Ceph's Preforker: the
+ * process that parsed the arguments forks the daemon, waits for it to run,
+ * and exits): one OSD, not two. */
+bool procs_forked_from(const char *proc_root, const struct osd_proc *p);
 
 #endif

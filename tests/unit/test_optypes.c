@@ -135,12 +135,12 @@ static void json_lines(void **state)
 	(void)state;
 	make(&r);
 	buf = render('j', &r);
-	assert_non_null(strstr(buf, "{\"type\":\"optype\",\"time\":1700000000.250,\"osd\":3,"
+	assert_non_null(strstr(buf, "{\"type\":\"optype\",\"time\":1700000000.250,\"osd\":3,\"fsid\":\"\","
 			       "\"op\":\"stat\",\"class\":\"error\",\"phase\":\"total\",\"count\":1,"));
-	assert_non_null(strstr(buf, "{\"type\":\"opcode\",\"time\":1700000000.250,\"osd\":3,"
+	assert_non_null(strstr(buf, "{\"type\":\"opcode\",\"time\":1700000000.250,\"osd\":3,\"fsid\":\"\","
 			       "\"op\":\"stat\",\"ops\":4,\"failed\":1,\"ops_total\":4,"
 			       "\"failed_total\":1}\n"));
-	assert_non_null(strstr(buf, "{\"type\":\"hist\",\"time\":1700000000.250,\"osd\":3,"
+	assert_non_null(strstr(buf, "{\"type\":\"hist\",\"time\":1700000000.250,\"osd\":3,\"fsid\":\"\","
 			       "\"class\":\"read\""));
 	free(buf);
 }

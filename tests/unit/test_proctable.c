@@ -7,6 +7,7 @@
 #include "ceph/procs.h"
 #include "proctable.h"
 #include "report.h"
+#include "verify.h"
 
 static char root[FX_ROOT_MAX];
 
@@ -170,7 +171,8 @@ static void untraced_take_no_slot(void **state)
 }
 
 /* osd.3 claimed by a traced holder (200), a refused fake and a traced
- * claimant (204): reported, and the claimant's ops count as OSD_DUPLICATE. */
+ * claimant (204): reported; the claimant's ops are held while both run,
+ * and count as OSD_DUPLICATE once it has exited with the holder running. */
 static void duplicate_ids_are_reported(void **state)
 {
 	struct health_report h = { 0 };
@@ -191,7 +193,7 @@ static void duplicate_ids_are_reported(void **state)
 	assert_int_equal(proc_table_osd_of(&pt, 200), 3);
 
 	/* a traced process claiming osd.3 too, before and at the next scan */
-	assert_int_equal(proc_table_osd_of(&pt, 204), OSD_DUPLICATE);
+	assert_int_equal(proc_table_osd_of(&pt, 204), OSD_HELD);
 	proc_table_begin_scan(&pt);
 	untraced(&pt, 150, 3);
 	found(&pt, 200);
@@ -206,15 +208,93 @@ static void duplicate_ids_are_reported(void **state)
 	assert_int_equal(h.dup.id[0].pid, 200);
 	assert_int_equal(h.dup.id[1].osd, 12);
 	assert_int_equal(h.dup.id[1].pid, 201);
-	assert_int_equal(proc_table_osd_of(&pt, 204), OSD_DUPLICATE);
+	assert_int_equal(proc_table_osd_of(&pt, 204), OSD_HELD);
 	assert_int_equal(proc_table_osd_of(&pt, 200), 3);
+	assert_int_equal(h.held, 1);
+	assert_int_equal(h.held_pid, 204);
+	assert_int_equal(h.held_osd, 3);
+	assert_int_equal(h.held_holder, 200);
 
-	/* none claims it twice any more: nothing to report */
+	/* none claims it twice any more: nothing to report; 204 ended while
+	 * 200 ran: a duplicate */
 	proc_table_begin_scan(&pt);
 	found(&pt, 200);
 	proc_table_end_scan(&pt);
 	proc_table_health(&pt, &h);
 	assert_int_equal(h.dup.n, 0);
+	assert_int_equal(h.held, 0);
+	assert_int_equal(proc_table_osd_of(&pt, 204), OSD_DUPLICATE);
+}
+
+/* The holder exits first: the claimant whose ops were held becomes the
+ * OSD at the next snapshot, its held ops with it (issue 37). */
+static void holder_exit_decides_the_held(void **state)
+{
+	struct proc_table pt;
+
+	(void)state;
+	proc_table_init(&pt, root, false);
+	proc_table_begin_scan(&pt);
+	found(&pt, 200);
+	found(&pt, 204);
+	proc_table_end_scan(&pt);
+	assert_int_equal(proc_table_osd_of(&pt, 204), OSD_HELD);
+	assert_int_equal(fx_remove(root, "200"), 0);
+	proc_table_note_exited(&pt);	/* the snapshot begins */
+	assert_int_equal(proc_table_osd_of(&pt, 204), 3);
+	assert_int_equal(proc_table_osd_of(&pt, 200), 3);	/* its keys still */
+}
+
+/* A daemonizing start: 206 parses the arguments and forks 207, the daemon
+ * (same binary, same command line), then waits for it to run.  One OSD:
+ * no duplicate, no op held, and the self-check asks the daemon. */
+static void fork_pair(void)
+{
+	proc(206, "ceph-osd", CMD("ceph-osd\0-i\0" "9"), 'S');
+	proc(207, "ceph-osd", CMD("ceph-osd\0-i\0" "9"), 'S');
+	fx_put(root, "207/stat", CMD("207 (ceph-osd) S 206 1 2 3"));
+}
+
+static void daemonizing_start_is_one_osd(void **state)
+{
+	struct verify_target vt[4];
+	struct health_report h = { 0 };
+	struct proc_table pt;
+
+	(void)state;
+	fork_pair();
+	proc_table_init(&pt, root, false);
+	proc_table_begin_scan(&pt);
+	found(&pt, 206);
+	found(&pt, 207);
+	proc_table_end_scan(&pt);
+	proc_table_health(&pt, &h);
+	assert_int_equal(proc_table_osd_of(&pt, 206), 9);
+	assert_int_equal(proc_table_osd_of(&pt, 207), 9);
+	assert_int_equal(h.dup.n, 0);
+	assert_int_equal(h.held, 0);
+	assert_int_equal(proc_table_verify_targets(&pt, vt, 4), 1);
+	assert_int_equal(vt[0].pid, 207);
+	assert_int_equal(vt[0].osd, 9);
+}
+
+/* The daemon met first (its ops, before any scan), then its parent. */
+static void daemon_before_its_parent(void **state)
+{
+	struct verify_target vt[4];
+	struct proc_table pt;
+
+	(void)state;
+	fork_pair();
+	proc_table_init(&pt, root, false);
+	assert_int_equal(proc_table_osd_of(&pt, 207), 9);
+	proc_table_begin_scan(&pt);
+	found(&pt, 206);
+	found(&pt, 207);
+	proc_table_end_scan(&pt);
+	assert_int_equal(proc_table_osd_of(&pt, 206), 9);
+	assert_int_equal(proc_table_verify_targets(&pt, vt, 4), 1);
+	assert_int_equal(vt[0].pid, 207);
 }
 
 /* The holder exits and its OSD restarts (205, --id=3) before the scan
@@ -244,6 +324,9 @@ int run_proctable_tests(void)
 		cmocka_unit_test_setup_teardown(untraced_take_no_slot, setup, teardown),
 		cmocka_unit_test_setup_teardown(duplicate_ids_are_reported, setup, teardown),
 		cmocka_unit_test_setup_teardown(restarted_osd_takes_its_id_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(holder_exit_decides_the_held, setup, teardown),
+		cmocka_unit_test_setup_teardown(daemonizing_start_is_one_osd, setup, teardown),
+		cmocka_unit_test_setup_teardown(daemon_before_its_parent, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -89,11 +89,11 @@ static void json_schema(void **state)
 	s[1].h.buckets[osdhist_bucket(300)] = 1;
 	out = render(render_json, &r);
 	line2 = strchr(out, '\n') + 1;
-	const char *first = "{\"type\":\"hist\",\"time\":1700000000.250,\"osd\":0,"
+	const char *first = "{\"type\":\"hist\",\"time\":1700000000.250,\"osd\":0,\"fsid\":\"\","
 		"\"class\":\"write\",\"phase\":\"total\",\"count\":4,"
 		"\"sum_ns\":4000000,\"p50_ns\":";
 	const char *second = "{\"type\":\"hist\",\"time\":1700000000.250,"
-		"\"osd\":1,\"pool\":2,\"class\":\"error\"";
+		"\"osd\":1,\"fsid\":\"\",\"pool\":2,\"class\":\"error\"";
 
 	assert_true(!strncmp(out, first, strlen(first)));
 	assert_non_null(strstr(out, "\"buckets\":[[1048576,4]]}\n"));

@@ -186,7 +186,7 @@ static void outputs_show_them(void **state)
 	assert_non_null(strstr(t, " 2:4a6b2c3d:::q\"b\\s%0a:head\n"));
 	free(t);
 	t = unit_render('j', &r);
-	assert_non_null(strstr(t, "{\"type\":\"slowop\",\"time\":1700000000.000,\"osd\":4,"
+	assert_non_null(strstr(t, "{\"type\":\"slowop\",\"time\":1700000000.000,\"osd\":4,\"fsid\":\"\","
 			       "\"rank\":1,\"total_ns\":30000000,"));
 	assert_non_null(strstr(t, "\"rank\":3,"));
 	/* JSON escapes what Ceph's spelling leaves */

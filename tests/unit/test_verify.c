@@ -172,7 +172,7 @@ static void renderers(void **state)
 	assert_non_null(strstr(p, "osdhist_verify_excess_ops{ceph_daemon=\"osd.3\",class=\"read\"} -6984\n"));
 	/* osd.4 compared nothing: no class gauges */
 	assert_null(strstr(p, "osdhist_verify_mismatch{ceph_daemon=\"osd.4\""));
-	assert_non_null(strstr(j, "\"osd\":3,\"pid\":0,\"state\":\"mismatch\""));
+	assert_non_null(strstr(j, "\"osd\":3,\"fsid\":\"\",\"pid\":0,\"state\":\"mismatch\""));
 	assert_non_null(strstr(j, "\"read\":{\"osdhist\":0,\"counter\":\"op_r\",\"ceph_min\":7000,"
 			       "\"ceph_max\":7010,\"excess\":-6984,\"mismatch\":true}"));
 	assert_non_null(strstr(j, "\"reason\":\"garbage: answer is not JSON: \\\"x\\\\\\u0001\""));
