@@ -29,10 +29,17 @@
 #                       needs ceph-mgr as well: PG states (and so this
 #                       script's wait for active+clean) come from it.
 #   cluster.sh stop DIR                 # kill recorded pids, rm -rf DIR
-#   cluster.sh restart-osd DIR ID [--timeout S]
+#   cluster.sh restart-osd DIR ID [--timeout S] [--daemonize|--hold-parent]
 #                                       # restart one OSD (same command line, new
 #                                       # pid in DIR/pids), wait active+clean;
-#                                       # bluestore only
+#                                       # bluestore only; --daemonize: without
+#                                       # -f, ceph-osd forks its daemon (pid
+#                                       # recorded) and the parent, in
+#                                       # DIR/parent.osd.ID, exits once it runs;
+#                                       # --hold-parent: it is left stopped
+#                                       # (SIGSTOP) until the caller sends it
+#                                       # SIGCONT (or stop), so that a tracer
+#                                       # sees parent and daemon both
 #   cluster.sh osd-pid DIR ID           # print the pid of osd.ID
 #   cluster.sh wait-clean DIR [SECONDS] # wait until all PGs active+clean
 #   cluster.sh status DIR               # ceph -s
@@ -168,6 +175,39 @@ relaunch() { # name : same command line as before
     local -a cmd
     mapfile -d '' cmd <"$DIR/cmd.$name"
     launch "$name" "${cmd[@]}"
+}
+
+# relaunch_daemonizing NAME: the same command line without -f, as a person
+# or a sysvinit script starts an OSD: ceph-osd forks the daemon, and the
+# first process (Ceph's Preforker parent) exits once the daemon runs.  The
+# pid recorded is the daemon's, the child; DIR/cmd.NAME keeps -f.
+relaunch_daemonizing() {
+    local name=$1 hold=$2 a parent child i
+    local -a cmd args=()
+    mapfile -d '' cmd <"$DIR/cmd.$name"
+    for a in "${cmd[@]}"; do [ "$a" = -f ] || args+=("$a"); done
+    (
+        ulimit -c 0
+        for fd in /proc/"$BASHPID"/fd/*; do
+            fd=${fd##*/}
+            if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+        done
+        cd "$DIR"
+        exec setsid "${args[@]}" </dev/null >>"$DIR/log/$name.out" 2>&1
+    ) &
+    parent=$!
+    for i in $(seq 400); do
+        child=$(pgrep -P "$parent" 2>/dev/null | head -n 1 || true)
+        if [ -n "$child" ] && [[ $(cat "/proc/$child/comm" 2>/dev/null) == ceph-* ]]; then
+            record_pid "$name" "$child"
+            echo "$parent" >"$DIR/parent.$name"
+            [ "$hold" = 0 ] || kill -STOP "$parent"
+            return 0
+        fi
+        kill -0 "$parent" 2>/dev/null || break
+        sleep 0.05
+    done
+    die "$name (pid $parent) forked no daemon; see $DIR/log/$name.out and $DIR/log/$name.log"
 }
 
 alive_or_die() { # name
@@ -616,6 +656,11 @@ cmd_stop() {
     set_dir "${1:-}"
     [ -e "$DIR" ] || return 0
     [ -f "$DIR/$MARKER" ] || die "refusing to stop/remove $DIR: not a $PROG cluster dir"
+    local f
+    for f in "$DIR"/parent.osd.*; do	# a held daemonizing parent: let it go
+        [ -f "$f" ] || continue
+        is_ours "$(cat "$f")" && kill -CONT "$(cat "$f")" 2>/dev/null
+    done
     if [ -f "$DIR/pids" ]; then
         local pids
         # OSDs first (clean shutdown while the mon is still there), then the rest
@@ -640,12 +685,15 @@ cmd_osd_pid() {
 
 cmd_restart_osd() {
     set_dir "${1:-}"
-    local id=${2:?usage: restart-osd DIR ID [--timeout S]} timeout=60 pid epoch t0
+    local id=${2:?usage: restart-osd DIR ID [--timeout S] [--daemonize]} timeout=60 pid epoch t0
+    local daemonize=0 hold=0
     [[ $id =~ ^[0-9]+$ ]] || die "bad osd id '$id'"
     shift 2
     while [ $# -gt 0 ]; do
         case $1 in
             --timeout) timeout=${2:?}; shift 2 ;;
+            --daemonize) daemonize=1; shift ;;
+            --hold-parent) daemonize=1 hold=1; shift ;;
             *) usage ;;
         esac
     done
@@ -660,7 +708,7 @@ cmd_restart_osd() {
     # make the mon see it down now even if it died without telling it
     c osd down "$id" >/dev/null 2>&1 || true
     epoch=$(c osd dump -f json | jq '.epoch') || die "osd dump failed"
-    relaunch "osd.$id"
+    if [ "$daemonize" = 1 ]; then relaunch_daemonizing "osd.$id" "$hold"; else relaunch "osd.$id"; fi
     local deadline=$((SECONDS + timeout))
     while ! osd_up_since "$id" "$epoch"; do
         [ $SECONDS -lt $deadline ] || die "osd.$id not up again after ${timeout}s"

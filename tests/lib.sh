@@ -30,6 +30,9 @@
 # check_latency_sum LABEL CLASS CEPH_NS OSDHIST_NS OPS WAIT_NS
 #                      osdhist's latency sum against Ceph's, exact bounds.
 # osd_pid ID           pid of osd.ID of the current cluster.
+# cluster_fsid         the fsid of the current cluster (its ceph.conf).
+# osd_labels ID        osdhist's Prometheus labels of osd.ID of the current
+#                      cluster: ceph_daemon="osd.ID",cluster="FSID".
 # random_first_id [N]  a random OSD id ID in 100..899 such that ID .. ID+N-1
 #                      (N default 1) are used by no ceph-osd running on the
 #                      host: `cluster_up --first-id $(random_first_id)`
@@ -262,6 +265,9 @@ check_latency_sum() {
 osd_pid() {
     "$CLUSTER_SH" osd-pid "$CLUSTER_DIR" "$1"
 }
+
+cluster_fsid() { awk '$1 == "fsid" && $2 == "=" {print $3; exit}' "$CLUSTER_DIR/ceph.conf"; }
+osd_labels() { printf 'ceph_daemon="osd.%s",cluster="%s"' "$1" "$(cluster_fsid)"; }
 
 random_first_id() { # [N]
     local n=${1:-1} used id i ok _

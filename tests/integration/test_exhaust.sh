@@ -12,8 +12,11 @@
 #     256 MiB and 32 MiB, has no NUL after its names);
 #   - a renamed bash claiming the real OSD's id (--id ID).
 # Asserted: osdhist attaches the real OSD before its first snapshot and
-# refuses each bomb once, in one line; the restarted OSD is counted exactly
-# from its first op (op_w and op_r of the new process); the duplicate id is
+# refuses each bomb once, in one line; the OSD restarted with a daemonizing
+# start (no -f; its parent held stopped until osdhist has seen both: issue
+# 37, where every op of the daemon went to osd.dup among these fakes) is
+# counted exactly from its first op (op_w and op_r of the new process), the
+# self-check verifies the daemon; the duplicate id is
 # reported (health JSON, the Prometheus gauge) and the fake gets no
 # verify line and no osdhist_verify_* series of its own.
 #
@@ -114,11 +117,19 @@ cp "$TERR" "$W/first.err"
 check "the real OSD's binary (inode $OSDINO, pid $REAL) attached before the first snapshot" \
 	grep -q "attached to ceph-osd $W/osdbin/ceph-osd .*inode $OSDINO) seen in pid $REAL" "$W/first.err"
 
-# --- the restart: traced from the new process's first op
+# --- the restart, daemonizing: traced from the new process's first op
 t_stop=$(date +%s.%N)
-"$CLUSTER_SH" restart-osd "$CLUSTER_DIR" "$ID" >/dev/null || { fail "restart of osd.$ID"; finish; }
-NEW=$(osd_pid "$ID")
+"$CLUSTER_SH" restart-osd "$CLUSTER_DIR" "$ID" --hold-parent >/dev/null ||
+	{ fail "restart of osd.$ID"; finish; }
+NEW=$(osd_pid "$ID") PARENT=$(cat "$CLUSTER_DIR/parent.osd.$ID")
 check "the restarted OSD's pid ($NEW) is higher than the fakes'" [ "$NEW" -gt "$FAKE_MAX" ]
+wait_line "$TERR" "pid $PARENT forked pid $NEW, both osd\.$ID:" "$TPID"
+check "daemonizing start: osdhist saw parent $PARENT and daemon $NEW as one osd.$ID" \
+	grep -q "pid $PARENT forked pid $NEW, both osd\.$ID:" "$TERR"
+kill -CONT "$PARENT"
+while kill -0 "$PARENT" 2>/dev/null && ! grep -q '^[^)]*) [ZX]' "/proc/$PARENT/stat" 2>/dev/null; do
+	sleep 0.05
+done
 w0=$(perf_counter "$ID" osd op_w) r0=$(perf_counter "$ID" osd op_r)
 l0=$(oh_snap) || { fail "snapshot"; finish; }
 /usr/bin/python3 "$(dirname "$0")/rados_load.py" put "$K" >/dev/null || fail "writes"
@@ -142,19 +153,23 @@ check_eq "--list: no process left uninspected" "$(grep -c 'not inspected' "$W/li
 
 # --- the duplicate id: reported, never a second set of series
 wait_verified "among the fakes" "$ID"
+check_eq "the last verify line of osd.$ID is the daemon's (pid $NEW)" \
+	"$(_vlines "$ID" | tail -n 1 | jq .pid)" "$NEW"
+check_eq "no process of osd.$ID had its ops held or counted as osd.dup" \
+	"$(grep -cE "claims osd\.$ID, which|claimed osd\.$ID while" "$TERR")" 0
 l=$(oh_snap) || { fail "snapshot"; finish; }
 h=$(head -n "$l" "$TOUT" | grep '"type":"health"' | tail -n 1)
 echo "# last health: $(jq -c '{osds, binaries, duplicate_ids, duplicate_id_list}' <<<"$h")"
 check_eq "health: osd.$ID claimed by 2 processes, its series the real OSD's (pid $NEW)" \
 	"$(jq -c --argjson o "$ID" '[.duplicate_id_list[] | select(.osd == $o)]' <<<"$h")" \
-	"[{\"osd\":$ID,\"processes\":2,\"pid\":$NEW}]"
+	"[{\"osd\":$ID,\"fsid\":\"$(cluster_fsid)\",\"processes\":2,\"pid\":$NEW}]"
 check "health: osds counts every ceph-osd (>= 374: $(jq .osds <<<"$h"))" [ "$(jq .osds <<<"$h")" -ge 374 ]
 check "Prometheus: osdhist_duplicate_osd_ids >= 1" \
 	awk '$1 == "osdhist_duplicate_osd_ids" && $2 >= 1 { ok = 1 } END { exit !ok }' "$W/osdhist.prom"
 check_eq "Prometheus: one set of osd.$ID verify state series (one per state)" \
 	"$(grep -c "^osdhist_verify_state{ceph_daemon=\"osd.$ID\"," "$W/osdhist.prom")" 3
 check_eq "Prometheus: osd.$ID verified" \
-	"$(grep -c "^osdhist_verify_state{ceph_daemon=\"osd.$ID\",state=\"verified\"} 1" "$W/osdhist.prom")" 1
+	"$(grep -c "^osdhist_verify_state{$(osd_labels "$ID"),state=\"verified\"} 1" "$W/osdhist.prom")" 1
 check_eq "no verify line of the fake (pid $DUP)" \
 	"$(jq -c --argjson p "$DUP" 'select(.type == "verify" and .pid == $p)' "$TOUT" | wc -l)" 0
 check_eq "osdhist refused each bomb once, in one line" \

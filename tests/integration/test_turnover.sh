@@ -7,6 +7,14 @@
 # process is reaped by the first snapshot taken after it died, and
 # osdhist's memory and map fill stay flat across restarts.
 #
+# Restarts 1, 3, 5, ... are daemonizing starts (no -f, as a person, a
+# script or vstart starts an OSD: issue 37): ceph-osd forks the daemon and
+# its first process exits once the daemon runs.  That parent is held
+# stopped (cluster.sh --hold-parent) until osdhist has seen it and its
+# daemon together, the moment that once sent every op of the daemon to
+# osd.dup; the daemon's ops are osd.$ID's, and the self-check verifies the
+# daemon, not the parent.
+#
 # Other clusters run on this host and osdhist without -p traces them too, so
 # our OSD has a random id (filtered with --osd) and the host-wide health
 # counters are judged against what the host runs, or by the keys of our own
@@ -156,12 +164,22 @@ for r in $(seq "$RESTARTS"); do
 	old=$(osd_pid "$ID")
 	watch_reap "$old" >"$CLUSTER_DIR/reap.$r" &
 	wpid=$!
-	if ! "$CLUSTER_SH" restart-osd "$CLUSTER_DIR" "$ID" >/dev/null; then
+	how=() parent=
+	[ $((r % 2)) = 0 ] || how=(--hold-parent)
+	if ! "$CLUSTER_SH" restart-osd "$CLUSTER_DIR" "$ID" "${how[@]}" >/dev/null; then
 		fail "restart $r of osd.$ID"
 		finish
 	fi
 	new=$(osd_pid "$ID")
 	pids+=("$new")
+	if [ ${#how[@]} -gt 0 ]; then
+		parent=$(cat "$CLUSTER_DIR/parent.osd.$ID")
+		wait_line "$TERR" "pid $parent forked pid $new, both osd\.$ID:" "$TPID"
+		check "restart $r, daemonizing: osdhist saw parent $parent and daemon $new as one osd.$ID" \
+			grep -q "pid $parent forked pid $new, both osd\.$ID:" "$TERR"
+		kill -CONT "$parent"
+		while alive "$parent"; do sleep 0.05; done
+	fi
 	# perf counters start at 0 in the new process: read its own socket
 	w0=$(perf_counter "$ID" osd op_w)
 	l0=$(oh_snap) || { fail "restart $r: snapshot"; finish; }
@@ -176,6 +194,11 @@ for r in $(seq "$RESTARTS"); do
 	check_eq "restart $r: osdhist writes of osd.$ID = op_w delta" "$got" "$((w1 - w0))"
 	check_eq "restart $r: osdhist sees nothing else on osd.$ID" "$all" "$got"
 	[ "$got" = "$((w1 - w0))" ] || diagnose "$l0" "$l1" "$new"
+	if [ -n "$parent" ]; then
+		wait_verified "restart $r, daemonizing" "$ID"
+		check_eq "restart $r, daemonizing: the last verify line of osd.$ID is the daemon's (pid $new)" \
+			"$(_vlines "$ID" | tail -n 1 | jq .pid)" "$new"
+	fi
 
 	wait "$wpid"
 	check_eq "restart $r: after a snapshot read once pid $old had died, its keys in hists/inflight/marks" \
@@ -226,5 +249,7 @@ echo "# unknown_proc_ops (other processes): $unk0 at the first snapshot, $unk at
 check_eq "losses but unknown_proc_ops unchanged since the first snapshot ($((loss0 - unk0)))" \
 	"$(($(health_at "$last" losses) - unk))" "$((loss0 - unk0))"
 check_eq "insert_failed unchanged since the first snapshot ($if0)" "$(health_at "$last" insert_failed)" "$if0"
+check_eq "no process of osd.$ID had its ops held or counted as osd.dup" \
+	"$(grep -cE "claims osd\.$ID, which|claimed osd\.$ID while" "$TERR")" 0
 check "osd.$ID survived" kill -0 "$(osd_pid "$ID")"
 finish
