@@ -250,9 +250,10 @@ for where, e in exprs:
     if "Coverage" not in where:
         continue
     raw = re.sub(r"rate\((.*?)\[\$__rate_interval\]\)", r"\1", e)
-    parts = raw.split(" / on (ceph_daemon) ")
+    # group_left: osdhist's series carry the cluster label, Ceph's not
+    parts = re.split(r" / on \(ceph_daemon\) (?:group_left(?:\(\))? )?", raw)
     if len(parts) != 2 or "rate(" in raw:
-        say(False, "%s: not SUM(rate(OSDHIST)) / on (ceph_daemon) SUM(rate(CEPH)): %s" % (where, e))
+        say(False, "%s: not SUM(rate(OSDHIST)) / on (ceph_daemon) [group_left] SUM(rate(CEPH)): %s" % (where, e))
         continue
     num, den = (substitute(x) for x in parts)
     n0, n1 = by_daemon(query(num, tpre)), by_daemon(query(num, t2))

@@ -28,7 +28,7 @@ CONNS=130	# per source
 ID=$(random_first_id)
 cluster_up --osds 1 --first-id "$ID" || { fail "cluster did not start"; finish; }
 PID=$(osd_pid "$ID")
-SERIES="ceph_daemon=\"osd.$ID\",class=\"write\",phase=\"total\""
+SERIES="$(osd_labels "$ID"),class=\"write\",phase=\"total\""
 W=$CLUSTER_DIR/abuse
 mkdir -p "$W"
 

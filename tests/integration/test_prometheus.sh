@@ -12,7 +12,7 @@ cluster_up --osds 1 || { fail "cluster starts"; finish; }
 PID0=$(osd_pid 0)
 W=$CLUSTER_DIR/prom
 mkdir -p "$W"
-SERIES='ceph_daemon="osd.0",class="write",phase="total"'
+SERIES="$(osd_labels 0),class=\"write\",phase=\"total\""
 
 # --- refusals: one line on stderr each, the documented exit codes
 out=$("$OSDHIST" -p "$PID0" --prom-buckets 0.1,0.01 1 1 2>&1); rc=$?

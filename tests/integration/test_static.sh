@@ -83,7 +83,7 @@ ok=false
 deadline=$((SECONDS + 60))
 while [ $SECONDS -lt $deadline ]; do
 	curl -sf -m 5 "http://127.0.0.1:$PORT/metrics" >"$B/metrics" 2>/dev/null &&
-		grep -q '^osdhist_op_latency_seconds_count{ceph_daemon="osd.0",class="write"' "$B/metrics" &&
+		grep -q '^osdhist_op_latency_seconds_count{ceph_daemon="osd.0",cluster="[0-9a-f-]*",class="write"' "$B/metrics" &&
 		{ ok=true; break; }
 	sleep 0.1
 done

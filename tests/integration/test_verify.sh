@@ -38,6 +38,7 @@ LOAD="/usr/bin/python3 $(dirname "$0")/rados_load.py"
 
 FIRST=$(random_first_id 2) || { fail "no free OSD ids"; finish; }
 cluster_up --osds 2 --first-id "$FIRST" || { fail "cluster start"; finish; }
+CL=",cluster=\"$(cluster_fsid)\""	# the Prometheus label after ceph_daemon
 read -r A B <<<"$OSD_IDS"
 PA=$(osd_pid "$A")
 W=$CLUSTER_DIR/verify
@@ -157,13 +158,13 @@ done
 # between is a scrape of state unverified: try again)
 for _ in $(seq 60); do
 	curl -sf "http://127.0.0.1:$PORT/metrics" >"$W/a.metrics"
-	[ "$(grep -cE "^osdhist_verify_state\{ceph_daemon=\"osd\.($A|$B)\",state=\"verified\"\} 1$" "$W/a.metrics")" = 2 ] && break
+	[ "$(grep -cE "^osdhist_verify_state\{ceph_daemon=\"osd\.($A|$B)\"$CL,state=\"verified\"\} 1$" "$W/a.metrics")" = 2 ] && break
 	sleep 1
 done
 stop_tracer
 check_eq "A: osdhist exits 0 on SIGINT" "$TRC" 0
 check "A: gauge osdhist_verify_state verified = 1 for osd.$A and osd.$B" \
-	[ "$(grep -cE "^osdhist_verify_state\{ceph_daemon=\"osd\.($A|$B)\",state=\"verified\"\} 1$" "$W/a.metrics")" = 2 ]
+	[ "$(grep -cE "^osdhist_verify_state\{ceph_daemon=\"osd\.($A|$B)\"$CL,state=\"verified\"\} 1$" "$W/a.metrics")" = 2 ]
 g=$(grep -E "^osdhist_verify_mismatch\{ceph_daemon=\"osd\.($A|$B)\"" "$W/a.metrics")
 check "A: 8 osdhist_verify_mismatch gauges for our OSDs, all 0" \
 	[ "$(grep -c ' 0$' <<<"$g")" = 8 -a "$(wc -l <<<"$g")" = 8 ]
@@ -199,7 +200,7 @@ check "B: the test build says it moved op_rmw" grep -q "TEST HOOK: offset op_rmw
 check "B: a mismatch, with reads running (within 120 s)" wait_vline "$OUT" "$A" 120 '.state == "mismatch"'
 for _ in $(seq 60); do
 	curl -sf "http://127.0.0.1:$PORT/metrics" >"$W/b.metrics"
-	grep -qx "osdhist_verify_state{ceph_daemon=\"osd.$A\",state=\"mismatch\"} 1" "$W/b.metrics" && break
+	grep -qx "osdhist_verify_state{ceph_daemon=\"osd.$A\"$CL,state=\"mismatch\"} 1" "$W/b.metrics" && break
 	sleep 1
 done
 kill $BENCH; wait $BENCH 2>/dev/null
@@ -220,9 +221,9 @@ check "B: the mismatch names class read" \
 check "B: stderr says which class and that the offsets may be wrong" \
 	grep -q "VERIFY MISMATCH osd.$A class read: .*offsets osdhist derived may be wrong" "$ERR"
 check "B: gauge osdhist_verify_state mismatch = 1" \
-	grep -qx "osdhist_verify_state{ceph_daemon=\"osd.$A\",state=\"mismatch\"} 1" "$W/b.metrics"
+	grep -qx "osdhist_verify_state{ceph_daemon=\"osd.$A\"$CL,state=\"mismatch\"} 1" "$W/b.metrics"
 check "B: gauge osdhist_verify_mismatch{osd.$A,read} = 1" \
-	grep -qx "osdhist_verify_mismatch{ceph_daemon=\"osd.$A\",class=\"read\"} 1" "$W/b.metrics"
+	grep -qx "osdhist_verify_mismatch{ceph_daemon=\"osd.$A\"$CL,class=\"read\"} 1" "$W/b.metrics"
 # --- C. no socket, and one osdhist may not open
 ASOK=$(osd_asok "$A")
 mv "$ASOK" "$ASOK.away"
