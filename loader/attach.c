@@ -18,6 +18,8 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "binaries.h"
+#include "clock.h"
+#include "readers.h"
 #include "bpf_handles.h"
 #include "escape.h"
 #include "ceph/procs.h"
@@ -357,11 +359,76 @@ static void remember_refused(struct binaries *bs, const struct osd_proc *p)
 
 /* Inspect and attach the binary of b (filled with p's identity).  Unless
  * ATTACH_TRACED, the caller lets go of what b took. */
+static struct pending_bin *find_pending(struct binaries *bs, dev_t dev, ino_t ino)
+{
+	for (int i = 0; i < PENDING_MAX; i++)
+		if (bs->pending[i].job.pid && bs->pending[i].dev == dev &&
+		    bs->pending[i].ino == ino)
+			return &bs->pending[i];
+	return NULL;
+}
+
+/* The binary of p opened and inspected in a job (readers.h), never here:
+ * a FUSE mount could stall the open or any read for ever.  The scan waits
+ * for it until bs->wait_end (inspecting ceph-osd takes ~50 ms), then goes
+ * on; the next scans ask again.  ATTACH_TRACED once *a and *fd hold the
+ * answer, ATTACH_RETRY while it runs, ATTACH_REFUSED if it stalled. */
+static enum attach_result fetch(struct binaries *bs, const struct binary_slot *b,
+				const struct osd_proc *p, struct binary_ans *a, int *fd)
+{
+	struct binary_req req = { p->exe, b->where };
+	struct pending_bin *q = find_pending(bs, p->dev, p->ino);
+	int fds[JOB_FDS], nfds, err;
+	ssize_t n;
+
+	*fd = -1;
+	if (!q) {
+		q = find_pending(bs, 0, 0);	/* a free one */
+		for (int i = 0; !q && i < PENDING_MAX; i++)
+			if (!bs->pending[i].job.pid)
+				q = &bs->pending[i];
+		if (!q)
+			return ATTACH_RETRY;	/* PENDING_MAX under way: next scan */
+		err = job_start(&q->job, read_binary, &req, READ_BINARY_S);
+		if (err) {
+			fprintf(stderr, "osdhist: cannot inspect the binary of pid %d now: "
+				"%s\n", p->pid, err == -EBUSY ? "too many readers stalled" :
+				strerror(-err));
+			return ATTACH_RETRY;
+		}
+		q->dev = p->dev;
+		q->ino = p->ino;
+	}
+	q->scan = bs->scan;
+	n = job_wait(&q->job, bs->wait_end, a, sizeof(*a), fds, &nfds);
+	if (n == -EINPROGRESS)
+		return ATTACH_RETRY;
+	if (n == -ETIMEDOUT) {
+		fprintf(stderr, "osdhist: cannot trace pid %d: its binary %s did not "
+			"answer within %.0f s (a stalled mount in its root?); not "
+			"inspected again\n", p->pid, ESC(b->where), READ_BINARY_S);
+		return ATTACH_REFUSED;
+	}
+	if (n != (ssize_t)sizeof(*a)) {
+		for (int i = 0; i < nfds; i++)
+			close(fds[i]);
+		fprintf(stderr, "osdhist: cannot inspect the binary of pid %d: %s\n",
+			p->pid, strerror(n < 0 ? (int)-n : EIO));
+		return ATTACH_RETRY;
+	}
+	*fd = nfds ? fds[0] : -1;
+	for (int i = 1; i < nfds; i++)
+		close(fds[i]);
+	return ATTACH_TRACED;
+}
+
 static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
 				     const struct osd_proc *p, enum window win)
 {
+	static struct binary_ans a;
+	const struct osd_binary *obp = &a.ob;
 	struct osd_binary ob;
-	char err[512], path[64], why[300];
+	char why[300];
 	pid_t pid = p->pid;
 	bool optypes, calls, slow;
 	enum attach_result r;
@@ -371,25 +438,23 @@ static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
 			ESC(b->where), p->unsupported);
 		return ATTACH_REFUSED;
 	}
-	/* Through /proc/PID/exe: the binary may only exist in the process's
-	 * own mount namespace (containers).  The fd also pins the inode.  A
-	 * process that is already gone (a short-lived ceph-osd --mkfs) says
-	 * nothing about the binary. */
-	b->fd = open(p->exe, O_RDONLY | O_CLOEXEC);
-	if (b->fd < 0) {
-		int e = errno;
-
-		if (e == ENOENT || e == ESRCH)
-			return ATTACH_RETRY;
+	r = fetch(bs, b, p, &a, &b->fd);
+	if (r != ATTACH_TRACED)
+		return r;
+	/* A process that is already gone (a short-lived ceph-osd --mkfs)
+	 * says nothing about the binary. */
+	if (a.rc == -ENOENT || a.rc == -ESRCH)
+		return ATTACH_RETRY;
+	if (a.rc < -1 || b->fd < 0) {
 		fprintf(stderr, "osdhist: cannot open the binary of pid %d: %s\n",
-			pid, strerror(e));
+			pid, ESC(a.err));
 		return ATTACH_RETRY;
 	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", b->fd);
-	if (binary_inspect(path, b->where, &ob, err, sizeof(err))) {
-		fprintf(stderr, "osdhist: cannot trace pid %d: %s\n", pid, ESC(err));
+	if (a.rc) {
+		fprintf(stderr, "osdhist: cannot trace pid %d: %s\n", pid, ESC(a.err));
 		return ATTACH_REFUSED;
 	}
+	ob = *obp;
 	memcpy(b->build_id, ob.build_id, sizeof(b->build_id));
 	for (int f = 0; f < NR_FEATS; f++) {
 		bool asked = (f == FEAT_POOL && bs->opt->pool) ||
@@ -495,11 +560,14 @@ enum attach_result binaries_attach(struct binaries *bs, const struct osd_proc *p
 	return r;
 }
 
+/* The link count the kernel has cached: a FUSE binary that stopped
+ * answering would hold a plain fstat (issue 37). */
 static bool replaced(const struct binary_slot *b)
 {
-	struct stat st;
+	struct statx st;
 
-	return b->fd < 0 || fstat(b->fd, &st) || st.st_nlink == 0;
+	return b->fd < 0 || statx(b->fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC,
+				  STATX_NLINK, &st) || st.stx_nlink == 0;
 }
 
 /* Let go of binaries no process runs any more: at once when the file was
@@ -507,6 +575,11 @@ static bool replaced(const struct binary_slot *b)
  * so an OSD that restarts finds its probes already there. */
 void binaries_release_unused(struct binaries *bs)
 {
+	/* an inspection no process asked for in this scan: its processes
+	 * are gone */
+	for (int i = 0; i < PENDING_MAX; i++)
+		if (bs->pending[i].job.pid && bs->pending[i].scan != bs->scan)
+			job_cancel(&bs->pending[i].job);
 	for (int i = 0; i < bs->n; i++) {
 		struct binary_slot *b = &bs->slot[i];
 
@@ -531,6 +604,7 @@ void binaries_release_unused(struct binaries *bs)
 void binaries_begin_scan(struct binaries *bs)
 {
 	bs->scan++;
+	bs->wait_end = mono_now() + SCAN_WAIT_S;
 	for (int i = 0; i < bs->n; i++)
 		bs->slot[i].nprocs = 0;
 }
@@ -552,6 +626,8 @@ void binaries_init(struct binaries *bs, const struct bpf_handles *bpf,
 void binaries_close(struct binaries *bs)
 {
 	binaries_detach_all(bs);
+	for (int i = 0; i < PENDING_MAX; i++)
+		job_cancel(&bs->pending[i].job);
 	for (int i = 0; i < bs->n; i++)
 		if (bs->slot[i].fd >= 0)
 			close(bs->slot[i].fd);

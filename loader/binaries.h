@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "ceph/binary.h"
+#include "job.h"
 #include "sampler.h"
 
 /*
@@ -66,6 +67,17 @@ struct binary_slot {
 	int idle_scans;			/* scans in a row with no process */
 };
 
+/* A binary being inspected by a job (readers.h), over scans if it must. */
+#define PENDING_MAX	4
+/* How long a scan waits for the inspections it started, in all. */
+#define SCAN_WAIT_S	0.4
+struct pending_bin {
+	dev_t dev;
+	ino_t ino;
+	struct job job;			/* pid 0: free */
+	uint64_t scan;			/* the last scan that asked for it */
+};
+
 struct binaries {
 	const struct bpf_handles *bpf;	/* its programs, and bpf/'s rows[] */
 	const struct trace_config *opt;	/* the options the probes follow */
@@ -76,6 +88,8 @@ struct binaries {
 	struct refused_bin refused[REFUSED_KEEP];
 	int nrefused;
 	uint64_t scan;			/* scans begun */
+	struct pending_bin pending[PENDING_MAX];
+	double wait_end;		/* the scan under way waits no longer */
 };
 
 /* bpf is loaded; multi as tracer_open() chose it for the programs. */

@@ -9,6 +9,7 @@
  * derivation notes, refusals quoting them) is printed through ESC(): one
  * process, one line, whatever bytes it chose.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "escape.h"
 #include "kfeatures.h"
 #include "list.h"
+#include "readers.h"
 #include "ceph/procs.h"
 #include "testhooks.h"
 
@@ -106,20 +108,27 @@ struct seen {
 	char err[1024];
 };
 
-/* The admin socket osdhist's own check will read, as --list's last word. */
+/* The admin socket osdhist's own check will read, as --list's last word;
+ * looked for in a job (readers.h), as the check does: a stalled mount in
+ * the process's root does not hold --list. */
 static void print_socket(const struct osd_proc *p)
 {
-	char path[PATH_MAX], why[256] = "";
-	const char *how = NULL;
-	int fd, err = asok_locate("/proc", p->pid, p->osd_id, &fd, path, sizeof(path),
-				  &how, why, sizeof(why));
+	struct socket_req req = { "/proc", p->pid, p->osd_id };
+	static struct socket_ans a;
+	int fds[JOB_FDS], nfds;
+	ssize_t n = reader_run(find_socket, &req, &a, sizeof(a), fds, &nfds, READ_CONFIG_S);
 
-	if (fd >= 0)
-		close(fd);
-	if (err)
-		printf("; admin socket: none found (%s)", ESC(why[0] ? why : strerror(-err)));
+	for (int i = 0; i < nfds; i++)
+		close(fds[i]);
+	if (n == -ETIMEDOUT)
+		printf("; admin socket: not found (its config or socket did not answer "
+		       "within %.0f s: a stalled mount in its root?)", READ_CONFIG_S);
+	else if (n != (ssize_t)sizeof(a))
+		printf("; admin socket: not looked for (%s)", strerror(n < 0 ? (int)-n : EIO));
+	else if (a.err)
+		printf("; admin socket: none found (%s)", ESC(a.why[0] ? a.why : strerror(-a.err)));
 	else
-		printf("; admin socket %s (%s)", ESC(path), ESC(how));
+		printf("; admin socket %s (%s)", ESC(a.path), ESC(a.how));
 }
 
 /* What --list has inspected, by binary: each distinct binary once while
@@ -131,6 +140,32 @@ struct list_ctx {
 	int nseen;
 	struct seen spare;
 };
+
+/* p's binary inspected in a job (readers.h), as a trace does. */
+static bool inspect(const struct osd_proc *p, const char *where, struct seen *s)
+{
+	struct binary_req req = { p->exe, where };
+	static struct binary_ans a;
+	int fds[JOB_FDS], nfds;
+	ssize_t n = reader_run(read_binary, &req, &a, sizeof(a), fds, &nfds, READ_BINARY_S);
+
+	for (int i = 0; i < nfds; i++)
+		close(fds[i]);
+	memset(&s->b, 0, sizeof(s->b));
+	if (n == -ETIMEDOUT) {
+		snprintf(s->err, sizeof(s->err), "its binary did not answer within %.0f s "
+			 "(a stalled mount in its root?)", READ_BINARY_S);
+		return false;
+	}
+	if (n != (ssize_t)sizeof(a)) {
+		snprintf(s->err, sizeof(s->err), "not inspected: %s",
+			 strerror(n < 0 ? (int)-n : EIO));
+		return false;
+	}
+	s->b = a.ob;
+	snprintf(s->err, sizeof(s->err), "%s", a.err);
+	return a.rc == 0;
+}
 
 static bool list_one(const struct osd_proc *p, void *arg)
 {
@@ -156,8 +191,7 @@ static bool list_one(const struct osd_proc *p, void *arg)
 			&c->seen[c->nseen++] : &c->spare;
 		s->dev = p->dev;
 		s->ino = p->ino;
-		s->ok = !binary_inspect(p->exe, len > 0 ? where : p->exe, &s->b,
-					s->err, sizeof(s->err));
+		s->ok = inspect(p, len > 0 ? where : p->exe, s);
 	}
 	if (p->osd_id >= 0)
 		printf("osd.%d", p->osd_id);

@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "cli.h"
+#include "job.h"
 #include "list.h"
 #include "export.h"
 #include "kfeatures.h"
@@ -273,6 +274,7 @@ int main(int argc, char **argv)
 		}
 		if (now >= next_sample)
 			next_sample = sampler_step(&t, mono_now());
+		job_reap();
 		if (verifier)	/* its own clock, whatever the interval; never waits */
 			next_verify = verify_run(verifier, read_maps, &t);
 		wake = next_scan < next_print ? next_scan : next_print;
@@ -286,5 +288,6 @@ int main(int argc, char **argv)
 	tracer_close(&t);
 	verify_free(verifier);
 	export_stop();
+	job_kill_all();		/* readers still stuck on a stalled mount */
 	return err;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The table of traced ceph-osd processes (proctable.h). */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,7 +8,9 @@
 #include "ceph/asok_find.h"
 #include "ceph/procs.h"
 #include "claims.h"
+#include "clock.h"
 #include "clusters.h"
+#include "readers.h"
 #include "proctable.h"
 #include "report.h"
 #include "verify.h"
@@ -17,6 +20,7 @@ void proc_table_init(struct proc_table *pt, const char *proc_root, bool verbose)
 	memset(pt, 0, sizeof(*pt));
 	pt->proc_root = proc_root;
 	pt->verbose = verbose;
+	pt->wait_end = mono_now() + FSID_WAIT_S;	/* until the first scan */
 }
 
 static struct proc_slot *find_proc(struct proc_table *pt, pid_t pid)
@@ -57,7 +61,7 @@ static const struct proc_slot *holder(const struct proc_table *pt, int osd, pid_
 static void decide(struct proc_table *pt, struct proc_slot *s)
 {
 	struct proc_slot *h = (struct proc_slot *)holder(pt, s->claimed, s->pid);
-	bool was_held = s->osd == OSD_HELD;
+	bool was_held = s->osd == OSD_HELD && s->holder;
 	char name[OSD_LABEL_MAX];
 
 	osd_label(name, s->claimed);
@@ -89,8 +93,32 @@ static void decide(struct proc_table *pt, struct proc_slot *s)
 		fprintf(stderr, "osdhist: tracing pid %d (%s)\n", s->pid, name);
 }
 
-/* The held slots: decided now if their holder is gone; one that exited
- * while the holder ran was a duplicate. */
+/* s's cluster, read in a job (readers.h: its config may be on a stalled
+ * mount), waited for until `until`.  False while it is still being read;
+ * then s->claimed names the cluster, or none if it was not found. */
+static bool read_cluster(struct proc_slot *s, double until)
+{
+	char fsid[ASOK_FSID_LEN + 1] = "", name[OSD_LABEL_MAX];
+	ssize_t n = job_wait(&s->fsid, until, fsid, sizeof(fsid), NULL, NULL);
+
+	if (n == -EINPROGRESS)
+		return false;
+	if (n == -ETIMEDOUT) {
+		osd_label(name, s->claimed);
+		fprintf(stderr, "osdhist: pid %d: its config did not answer within %.0f s "
+			"(a stalled mount in its root?): it is %s of a cluster not "
+			"known\n", s->pid, READ_CONFIG_S, name);
+	}
+	if (n == ASOK_FSID_LEN + 1) {
+		fsid[ASOK_FSID_LEN] = 0;
+		s->claimed = osd_key(cluster_index(fsid), osd_id_of(s->claimed));
+	}
+	return true;
+}
+
+/* The held slots: decided once their cluster is known (holder 0) and
+ * their holder is gone; one that exited while its holder ran was a
+ * duplicate. */
 static void redecide(struct proc_table *pt)
 {
 	for (int i = 0; i < pt->n; i++) {
@@ -98,7 +126,12 @@ static void redecide(struct proc_table *pt)
 
 		if (s->osd != OSD_HELD)
 			continue;
-		if (s->dead || s->exited) {
+		if (s->fsid.pid) {	/* its cluster is being read */
+			if (!s->dead && !s->exited && !read_cluster(s, mono_now()))
+				continue;
+			job_cancel(&s->fsid);
+			decide(pt, s);
+		} else if (s->dead || s->exited) {
 			char name[OSD_LABEL_MAX];
 
 			osd_label(name, s->claimed);
@@ -126,6 +159,17 @@ static bool note_traced(struct proc_table *pt, const struct osd_proc *p, int key
 		s->ppid = p->ppid;
 		s->claimed = key;
 		s->osd = key;
+		if (key >= 0 && !osd_cluster_of(key)) {
+			struct fsid_req req = { pt->proc_root, p->pid, p->osd_id };
+
+			/* held until its cluster is known: never guessed */
+			if (!job_start(&s->fsid, read_fsid, &req, READ_CONFIG_S) &&
+			    !read_cluster(s, pt->wait_end)) {
+				s->osd = OSD_HELD;
+				s->holder = 0;
+				key = -1;
+			}
+		}
 		if (key >= 0)
 			decide(pt, s);
 		else if (pt->verbose)
@@ -137,39 +181,41 @@ static bool note_traced(struct proc_table *pt, const struct osd_proc *p, int key
 	return true;
 }
 
-/* The OSD p claims, its cluster named (clusters.h): as noted if it is
- * traced already, else from its fsid. */
-static int claim_key(struct proc_table *pt, const struct osd_proc *p)
+/* The OSD p claims: as noted if it is traced already, else as far as
+ * its command line tells (its cluster if --fsid names it).  A process not
+ * traced is read no further: nothing in its root is touched. */
+static int cmdline_key(struct proc_table *pt, const struct osd_proc *p)
 {
 	const struct proc_slot *s = find_proc(pt, p->pid);
-	char fsid[ASOK_FSID_LEN + 1], why[256];
+	char fsid[ASOK_FSID_LEN + 1];
 
 	if (s)
 		return s->claimed;
 	if (p->osd_id < 0)
 		return p->osd_id;
-	asok_fsid(pt->proc_root, p->pid, p->osd_id, fsid, why, sizeof(why));
+	asok_fsid_cmdline(pt->proc_root, p->pid, fsid);
 	return osd_key(cluster_index(fsid), p->osd_id);
 }
 
 bool proc_table_note(struct proc_table *pt, const struct osd_proc *p, bool traced)
 {
-	int key = claim_key(pt, p);
+	bool noted = traced && note_traced(pt, p, cmdline_key(pt, p));
+	int key = cmdline_key(pt, p);	/* the slot's, if noted */
 
 	/* the daemon of a daemonizing start: its parent's claim is its own
 	 * (asked only of a second claim: one read of the parent's /proc) */
 	if (pt->scanning && key >= 0 &&
 	    !(claims_of(key) && procs_forked_from(pt->proc_root, p)))
 		claims_add(key);
-	if (traced && note_traced(pt, p, key))
-		return true;
-	pt->untraced_scan++;
-	return false;
+	if (!noted)
+		pt->untraced_scan++;
+	return noted;
 }
 
 void proc_table_begin_scan(struct proc_table *pt)
 {
 	claims_reset();
+	pt->wait_end = mono_now() + FSID_WAIT_S;
 	pt->untraced_scan = 0;
 	pt->scanning = true;
 	for (int i = 0; i < pt->n; i++)
@@ -202,7 +248,7 @@ int proc_table_osd_of(struct proc_table *pt, pid_t tgid)
 		return s->osd;
 	/* Started since the last scan, and traced: its ops are in the maps. */
 	if (procs_inspect(pt->proc_root, tgid, &p) == 0 &&
-	    note_traced(pt, &p, claim_key(pt, &p)))
+	    note_traced(pt, &p, cmdline_key(pt, &p)))
 		return find_proc(pt, tgid)->osd;
 	return -2;
 }
@@ -211,14 +257,17 @@ void proc_table_note_exited(struct proc_table *pt)
 {
 	for (int i = 0; i < pt->n; i++)
 		pt->slot[i].exited = !procs_alive(pt->proc_root, pt->slot[i].pid);
+	pt->wait_end = mono_now() + FSID_WAIT_S;
 	redecide(pt);
 }
 
 void proc_table_forget_exited(struct proc_table *pt)
 {
 	for (int i = 0; i < pt->n; i++)
-		if (pt->slot[i].exited)
+		if (pt->slot[i].exited) {
+			job_cancel(&pt->slot[i].fsid);
 			pt->slot[i--] = pt->slot[--pt->n];
+		}
 }
 
 int proc_table_held(const struct proc_table *pt, const struct proc_slot **first)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "job.h"
 #include "report.h"
 
 /*
@@ -38,6 +39,9 @@
  */
 
 #define MAX_PROCS	256
+/* How long a scan, or a snapshot, waits for the clusters it reads, in all
+ * (a config read takes a few ms; past this the OSD's ops are held). */
+#define FSID_WAIT_S	0.3
 
 struct osd_proc;
 struct verify_target;
@@ -51,7 +55,9 @@ struct proc_slot {
 	int claimed;			/* the OSD it claims (clusters.h: its
 					 * cluster, the id on its command
 					 * line), or -1 */
-	pid_t holder;			/* OSD_HELD: the process that holds it */
+	pid_t holder;			/* OSD_HELD: the process that holds it;
+					 * 0: held while its cluster is read */
+	struct job fsid;		/* ... by this job (readers.h) */
 	bool prefork;			/* forked the daemon of its OSD id */
 	bool dead;			/* gone: retire its state at next snapshot */
 	bool exited;			/* had exited when the snapshot began */
@@ -67,6 +73,8 @@ struct proc_table {
 	int untraced;			/* found at the last scan, not traced */
 	int untraced_scan;		/* ... in the scan under way */
 	struct dup_ids dup;		/* at the last scan */
+	double wait_end;		/* the scan or snapshot under way waits
+					 * for the clusters it reads no longer */
 };
 
 void proc_table_init(struct proc_table *pt, const char *proc_root, bool verbose);

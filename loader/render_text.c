@@ -255,10 +255,14 @@ static void print_health(FILE *f, const struct health_report *h)
 		char name[OSD_LABEL_MAX];
 
 		osd_label(name, h->held_osd);
-		fprintf(f, ", HELD OPS %llu of %d process%s (pid %d claims %s, "
-			"which pid %d runs: held until one of them exits)",
+		fprintf(f, ", HELD OPS %llu of %d process%s (pid %d claims %s",
 			(unsigned long long)h->held_ops, h->held, h->held > 1 ? "es" : "",
-			h->held_pid, name, h->held_holder);
+			h->held_pid, name);
+		if (h->held_holder)
+			fprintf(f, ", which pid %d runs: held until one of them exits)",
+				h->held_holder);
+		else
+			fprintf(f, ": held until its cluster is read)");
 	}
 	if (h->bpf[H_SLOW_BUSY] || h->bpf[H_SLOW_LATE] || h->slow_unread)
 		fprintf(f, ", slowest ops not kept %llu (busy %llu, late %llu, unread sets %llu)",

@@ -17,6 +17,7 @@
 #include "proctable.h"	/* MAX_PROCS */
 #include "trace_config.h"
 #include "clusters.h"
+#include "readers.h"
 #include "verify.h"
 
 const char *const verify_counter[NR_VC] = {
@@ -81,6 +82,7 @@ struct vosd {
 	double next_try;	/* backoff after a failure */
 	int failures;		/* in a row */
 	int sock;		/* O_PATH of its admin socket; -1: none found yet */
+	struct job locate;	/* ... being looked for (readers.h) */
 	bool has_base;
 	bool in_round;		/* asked in the round in flight */
 	struct asok_call call;	/* ... its request */
@@ -91,6 +93,9 @@ struct vosd {
 };
 
 enum round_phase { ROUND_IDLE, ROUND_BEFORE, ROUND_AFTER };
+
+/* How long a round waits for the admin socket searches it started, in all. */
+#define LOCATE_WAIT_S	0.2
 
 struct verifier {
 	const struct trace_config *opt;
@@ -141,6 +146,7 @@ static void drop_sock(struct vosd *e)
 
 static void drop(struct vosd *e)
 {
+	job_cancel(&e->locate);
 	if (e->in_round)
 		asok_call_end(&e->call);
 	e->in_round = false;
@@ -185,32 +191,68 @@ static void failed(struct vosd *e, enum asok_err err, const char *why)
 	e->in_round = false;
 }
 
-/* The admin socket of e, searched for once; false (e failed) if none. */
-static bool have_sock(struct verifier *v, struct vosd *e)
+/* The admin socket of e, searched for once, in a job (readers.h): its
+ * config and its socket are in the process's root, where a FUSE mount may
+ * stall any lookup.  The round waits for it until `until`, then goes on
+ * without e (looked at again next round); past READ_CONFIG_S e fails.
+ * False if e is not asked in this round. */
+static bool have_sock(struct verifier *v, struct vosd *e, double until)
 {
-	char path[PATH_MAX], why[256] = "";
-	const char *how;
-	int r;
+	struct socket_req req = { v->proc_root, e->rep.pid, osd_id_of(e->rep.osd) };
+	static struct socket_ans a;
+	int fds[JOB_FDS], nfds, err;
+	ssize_t n;
 
 	if (e->sock >= 0)
 		return true;
-	r = asok_locate(v->proc_root, e->rep.pid, osd_id_of(e->rep.osd), &e->sock, path,
-			sizeof(path), &how, why, sizeof(why));
-	if (r) {
+	if (!e->locate.pid && job_still_stalled(&e->locate)) {
+		failed(e, ASOK_NO_SOCKET, "its last look for its admin socket did not "
+		       "answer and is still stalled (a stalled mount in its root?)");
+		return false;
+	}
+	if (!e->locate.pid) {
+		err = job_start(&e->locate, find_socket, &req, READ_CONFIG_S);
+		if (err) {
+			failed(e, ASOK_NO_SOCKET, err == -EBUSY ? "too many readers "
+			       "stalled to look for its admin socket" : strerror(-err));
+			return false;
+		}
+	}
+	n = job_wait(&e->locate, until, &a, sizeof(a), fds, &nfds);
+	if (n == -EINPROGRESS) {
+		unverified(e, "%s%s", "waiting for its admin socket to be found", "");
+		return false;
+	}
+	if (n == -ETIMEDOUT) {
+		failed(e, ASOK_NO_SOCKET, "its config or admin socket did not answer "
+		       "within 5 s (a stalled mount in its root?)");
+		return false;
+	}
+	if (n != (ssize_t)sizeof(a)) {
+		for (int i = 0; i < nfds; i++)
+			close(fds[i]);
+		failed(e, ASOK_NO_SOCKET, strerror(n < 0 ? (int)-n : EIO));
+		return false;
+	}
+	if (a.err || nfds != 1) {
+		for (int i = 0; i < nfds; i++)
+			close(fds[i]);
 		e->rep.socket[0] = 0;
 		/* why names the cause ("config ... is not a regular file
 		 * (fifo)"); the renderers escape it, the path is the process's */
-		failed(e, r == -EACCES || r == -EPERM ? ASOK_PERMISSION : ASOK_NO_SOCKET,
-		       r == -ENOENT && !why[0] ? "no admin socket found (listening "
-		       "sockets, command line, config)" : why[0] ? why : strerror(-r));
+		failed(e, a.err == -EACCES || a.err == -EPERM ? ASOK_PERMISSION : ASOK_NO_SOCKET,
+		       a.err == -ENOENT && !a.why[0] ? "no admin socket found (listening "
+		       "sockets, command line, config)" : a.why[0] ? a.why :
+		       strerror(a.err ? -a.err : EIO));
 		return false;
 	}
-	if (snprintf(e->rep.socket, sizeof(e->rep.socket), "%s", path) >=
+	e->sock = fds[0];
+	if (snprintf(e->rep.socket, sizeof(e->rep.socket), "%s", a.path) >=
 	    (int)sizeof(e->rep.socket))
 		memcpy(e->rep.socket + sizeof(e->rep.socket) - 4, "...", 4);
 	if (v->opt->verbose)
 		fprintf(stderr, "osdhist: %s (pid %d): admin socket %s (%s)\n",
-			name(e), e->rep.pid, ESC(path), how);
+			name(e), e->rep.pid, ESC(a.path), a.how);
 	return true;
 }
 
@@ -298,7 +340,7 @@ static bool start_round(struct verifier *v, double now)
 	for (int i = 0; i < v->n; i++) {
 		struct vosd *e = &v->osds[i];
 
-		e->in_round = due(v, e, now) && have_sock(v, e);
+		e->in_round = due(v, e, now) && have_sock(v, e, now + LOCATE_WAIT_S);
 	}
 	return send_all(v, now + VERIFY_TIMEOUT_MS / 1e3);
 }

@@ -30,6 +30,8 @@ declare -A rank=(
 	[report]=3 [stats]=3 [verify_report]=3 [calls]=3 [slowops]=3
 	# an OSD's name: its cluster (fsid) and id in one key
 	[clusters]=3
+	# the readers of a process, each in a job with a deadline (job.h)
+	[readers]=3
 	# 2 readers of an OSD's process and binary (the trust boundary), and
 	# of the kernel's features
 	[procs]=2 [binary]=2 [derive]=2 [symtrace]=2 [asok]=2 [asok_find]=2

@@ -549,12 +549,39 @@ static int read_data_fsid(int root, const struct asok_osd_conf *c, char *fsid, s
 	return 0;
 }
 
+/* c's fsid, trimmed and in lower case, into fsid if it is a UUID. */
+static int take_fsid(char *cfsid, char fsid[ASOK_FSID_LEN + 1])
+{
+	char *f = trim(cfsid);
+
+	for (char *q = f; *q; q++)
+		*q = tolower((unsigned char)*q);
+	if (!is_uuid(f))
+		return -ENOENT;
+	memcpy(fsid, f, ASOK_FSID_LEN + 1);
+	return 0;
+}
+
+int asok_fsid_cmdline(const char *proc_root, pid_t pid, char fsid[ASOK_FSID_LEN + 1])
+{
+	static char cmd[16384];
+	static struct asok_osd_conf c;
+	ssize_t len = procs_cmdline(proc_root, pid, cmd, sizeof(cmd));
+
+	fsid[0] = 0;
+	if (len < 0)
+		return -ENOENT;
+	memset(&c, 0, sizeof(c));
+	asok_cmdline_parse(cmd, len, &c);
+	return take_fsid(c.fsid, fsid);
+}
+
 int asok_fsid(const char *proc_root, pid_t pid, int osd_id, char fsid[ASOK_FSID_LEN + 1],
 	      char *why, size_t whylen)
 {
 	static char cmd[16384];
 	static struct asok_osd_conf c;
-	char file[PATH_MAX], *f;
+	char file[PATH_MAX];
 	ssize_t len = procs_cmdline(proc_root, pid, cmd, sizeof(cmd));
 	int root, err = 0;
 
@@ -581,13 +608,9 @@ int asok_fsid(const char *proc_root, pid_t pid, int osd_id, char fsid[ASOK_FSID_
 	close(root);
 	if (err)
 		return -ENOENT;
-	f = trim(c.fsid);
-	for (char *q = f; *q; q++)
-		*q = tolower((unsigned char)*q);
-	if (!is_uuid(f)) {
-		snprintf(why, whylen, "its fsid \"%.40s\" is no UUID", f);
+	if (take_fsid(c.fsid, fsid)) {
+		snprintf(why, whylen, "its fsid \"%.40s\" is no UUID", c.fsid);
 		return -ENOENT;
 	}
-	memcpy(fsid, f, ASOK_FSID_LEN + 1);
 	return 0;
 }

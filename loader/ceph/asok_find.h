@@ -92,5 +92,8 @@ int asok_expand(const char *in, const struct asok_osd_conf *c, char *out, size_t
 #define ASOK_FSID_LEN	36
 int asok_fsid(const char *proc_root, pid_t pid, int osd_id, char fsid[ASOK_FSID_LEN + 1],
 	      char *why, size_t whylen);
+/* The same from the command line alone (--fsid): nothing read in the
+ * process's root, so nothing there can stall it.  0, or -ENOENT (""). */
+int asok_fsid_cmdline(const char *proc_root, pid_t pid, char fsid[ASOK_FSID_LEN + 1]);
 
 #endif

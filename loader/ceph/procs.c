@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "procs.h"
@@ -165,7 +166,7 @@ static pid_t stat_ppid(const char *proc_root, pid_t pid)
 int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p)
 {
 	char path[PATH_MAX], comm[64], cmdline[8192];
-	struct stat st;
+	struct statx st;
 	ssize_t n;
 	int kind;
 
@@ -196,12 +197,16 @@ int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p)
 	p->osd_id = procs_osd_id(cmdline, n);
 	p->unsupported = kind == 0 ? "crimson-osd, which osdhist does not support "
 				     "(it traces the classic ceph-osd)" : NULL;
-	if (stat(p->exe, &st))
+	/* The attributes the kernel has cached, not asked again of the file
+	 * system: a FUSE mount that stopped answering would hold this stat,
+	 * and the scan, for ever (issue 37).  Its exec looked them up. */
+	if (statx(AT_FDCWD, p->exe, AT_STATX_DONT_SYNC,
+		  STATX_INO | STATX_SIZE | STATX_CTIME, &st))
 		return -errno;
-	p->dev = st.st_dev;
-	p->ino = st.st_ino;
-	p->size = st.st_size;
-	p->ctime = st.st_ctim;
+	p->dev = makedev(st.stx_dev_major, st.stx_dev_minor);
+	p->ino = st.stx_ino;
+	p->size = st.stx_size;
+	p->ctime = (struct timespec){ st.stx_ctime.tv_sec, st.stx_ctime.tv_nsec };
 	return 0;
 }
 

@@ -24,5 +24,6 @@ int main(void)
 	failed += run_deadkeys_tests();
 	failed += run_calls_tests();
 	failed += run_slowops_tests();
+	failed += run_job_tests();
 	return failed ? 1 : 0;
 }

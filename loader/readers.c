@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What an OSD process offers, read in a job (readers.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
+
+#include "clock.h"
+#include "readers.h"
+
+ssize_t read_binary(void *arg, void *out, size_t size, int *fds, int *nfds)
+{
+	const struct binary_req *r = arg;
+	struct binary_ans *a = out;
+	char path[64];
+	int fd;
+
+	if (size < sizeof(*a))
+		return -ENOSPC;
+	memset(a, 0, sizeof(*a));
+	/* through PROC/PID/exe: the binary may only exist in the process's
+	 * own mount namespace (containers) */
+	fd = open(r->exe, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		a->rc = -errno;
+		snprintf(a->err, sizeof(a->err), "cannot open %s: %s", r->exe, strerror(errno));
+		return sizeof(*a);
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	a->rc = binary_inspect(path, r->where, &a->ob, a->err, sizeof(a->err));
+	fds[0] = fd;
+	*nfds = 1;
+	return sizeof(*a);
+}
+
+ssize_t read_fsid(void *arg, void *out, size_t size, int *fds, int *nfds)
+{
+	const struct fsid_req *r = arg;
+	char why[256];
+
+	(void)fds;
+	(void)nfds;
+	if (size < ASOK_FSID_LEN + 1)
+		return -ENOSPC;
+	if (asok_fsid(r->proc_root, r->pid, r->id, out, why, sizeof(why)))
+		((char *)out)[0] = 0;
+	return ASOK_FSID_LEN + 1;
+}
+
+ssize_t find_socket(void *arg, void *out, size_t size, int *fds, int *nfds)
+{
+	const struct socket_req *r = arg;
+	struct socket_ans *a = out;
+	const char *how = "";
+	struct statfs sf;
+	int fd = -1;
+
+	if (size < sizeof(*a))
+		return -ENOSPC;
+	memset(a, 0, sizeof(*a));
+	a->err = asok_locate(r->proc_root, r->pid, r->id, &fd, a->path, sizeof(a->path),
+			     &how, a->why, sizeof(a->why));
+	snprintf(a->how, sizeof(a->how), "%s", how ? how : "");
+	if (a->err)
+		return sizeof(*a);
+	if (!fstatfs(fd, &sf) && sf.f_type == FUSE_SUPER_MAGIC) {
+		close(fd);
+		a->err = -EPERM;
+		snprintf(a->why, sizeof(a->why), "admin socket %.120s is on a FUSE file "
+			 "system: not connected to (a stalled mount would hold osdhist)",
+			 a->path);
+		return sizeof(*a);
+	}
+	fds[0] = fd;
+	*nfds = 1;
+	return sizeof(*a);
+}
+
+ssize_t reader_run(job_fn fn, void *arg, void *out, size_t size, int *fds, int *nfds,
+		   double seconds)
+{
+	struct job j = { 0 };
+	int err = job_start(&j, fn, arg, seconds);
+
+	if (nfds)
+		*nfds = 0;
+	if (err)
+		return err;
+	return job_wait(&j, mono_now() + seconds + 1, out, size, fds, nfds);
+}
