@@ -18,7 +18,7 @@ PKGS="make gcc clang llvm libelf-dev zlib1g-dev pkg-config libcapstone-dev
 libcmocka-dev ceph-mon ceph-osd ceph-mgr ceph-common python3-rados jq
 libcap2-bin util-linux procps iproute2 bpftrace debootstrap debian-archive-keyring
 dwarves libmicrohttpd-dev libjson-c-dev prometheus curl systemd man-db groff-base
-python3-yaml debhelper devscripts dpkg-dev fakeroot lintian
+python3-yaml python3-fusepy debhelper devscripts dpkg-dev fakeroot lintian
 libclang-rt-14-dev python3 libdw-dev ceph-osd-dbg time libc6-dev file binutils
 rpm rpmlint"
 BPO_PKGS="libbpf-dev bpftool"

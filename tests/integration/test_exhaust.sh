@@ -123,9 +123,9 @@ t_stop=$(date +%s.%N)
 	{ fail "restart of osd.$ID"; finish; }
 NEW=$(osd_pid "$ID") PARENT=$(cat "$CLUSTER_DIR/parent.osd.$ID")
 check "the restarted OSD's pid ($NEW) is higher than the fakes'" [ "$NEW" -gt "$FAKE_MAX" ]
-wait_line "$TERR" "pid $PARENT forked pid $NEW, both osd\.$ID:" "$TPID"
+wait_line "$TERR" "pid $PARENT forked pid $NEW, both osd\.$ID[@:]" "$TPID"
 check "daemonizing start: osdhist saw parent $PARENT and daemon $NEW as one osd.$ID" \
-	grep -q "pid $PARENT forked pid $NEW, both osd\.$ID:" "$TERR"
+	grep -q "pid $PARENT forked pid $NEW, both osd\.$ID[@:]" "$TERR"
 kill -CONT "$PARENT"
 while kill -0 "$PARENT" 2>/dev/null && ! grep -q '^[^)]*) [ZX]' "/proc/$PARENT/stat" 2>/dev/null; do
 	sleep 0.05
@@ -156,7 +156,7 @@ wait_verified "among the fakes" "$ID"
 check_eq "the last verify line of osd.$ID is the daemon's (pid $NEW)" \
 	"$(_vlines "$ID" | tail -n 1 | jq .pid)" "$NEW"
 check_eq "no process of osd.$ID had its ops held or counted as osd.dup" \
-	"$(grep -cE "claims osd\.$ID, which|claimed osd\.$ID while" "$TERR")" 0
+	"$(grep -cE "claims osd\.$ID[@,]|claimed osd\.$ID[@ ]" "$TERR")" 0
 l=$(oh_snap) || { fail "snapshot"; finish; }
 h=$(head -n "$l" "$TOUT" | grep '"type":"health"' | tail -n 1)
 echo "# last health: $(jq -c '{osds, binaries, duplicate_ids, duplicate_id_list}' <<<"$h")"

@@ -174,9 +174,9 @@ for r in $(seq "$RESTARTS"); do
 	pids+=("$new")
 	if [ ${#how[@]} -gt 0 ]; then
 		parent=$(cat "$CLUSTER_DIR/parent.osd.$ID")
-		wait_line "$TERR" "pid $parent forked pid $new, both osd\.$ID:" "$TPID"
+		wait_line "$TERR" "pid $parent forked pid $new, both osd\.$ID[@:]" "$TPID"
 		check "restart $r, daemonizing: osdhist saw parent $parent and daemon $new as one osd.$ID" \
-			grep -q "pid $parent forked pid $new, both osd\.$ID:" "$TERR"
+			grep -q "pid $parent forked pid $new, both osd\.$ID[@:]" "$TERR"
 		kill -CONT "$parent"
 		while alive "$parent"; do sleep 0.05; done
 	fi
@@ -250,6 +250,6 @@ check_eq "losses but unknown_proc_ops unchanged since the first snapshot ($((los
 	"$(($(health_at "$last" losses) - unk))" "$((loss0 - unk0))"
 check_eq "insert_failed unchanged since the first snapshot ($if0)" "$(health_at "$last" insert_failed)" "$if0"
 check_eq "no process of osd.$ID had its ops held or counted as osd.dup" \
-	"$(grep -cE "claims osd\.$ID, which|claimed osd\.$ID while" "$TERR")" 0
+	"$(grep -cE "claims osd\.$ID[@,]|claimed osd\.$ID[@ ]" "$TERR")" 0
 check "osd.$ID survived" kill -0 "$(osd_pid "$ID")"
 finish
