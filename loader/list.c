@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
@@ -20,6 +21,8 @@
 #include "ceph/asok_find.h"
 #include "escape.h"
 #include "kfeatures.h"
+#include "claims.h"
+#include "clusters.h"
 #include "list.h"
 #include "readers.h"
 #include "ceph/procs.h"
@@ -139,7 +142,51 @@ struct list_ctx {
 	struct seen seen[MAX_BINARIES * 4];
 	int nseen;
 	struct seen spare;
+	struct claimant {	/* the first pass's claims */
+		pid_t pid;
+		int key;	/* clusters.h */
+		bool forked;	/* the daemon of a daemonizing start */
+	} *claims;
+	size_t nclaims, claims_cap;
 };
+
+/* p's OSD, its cluster read as a trace reads it (in a reader). */
+static int cluster_key(const struct osd_proc *p)
+{
+	struct fsid_req req = { "/proc", p->pid, p->osd_id };
+	char fsid[ASOK_FSID_LEN + 1] = "";
+
+	if (asok_fsid_cmdline("/proc", p->pid, fsid) &&
+	    reader_run(read_fsid, &req, fsid, sizeof(fsid), NULL, NULL,
+		       READ_CONFIG_S) != ASOK_FSID_LEN + 1)
+		fsid[0] = 0;
+	fsid[ASOK_FSID_LEN] = 0;
+	return osd_key(cluster_index(fsid), p->osd_id);
+}
+
+/* Its cluster, and what else claims its OSD, in the words of the trace. */
+static void print_claim(const struct list_ctx *c, const struct osd_proc *p)
+{
+	const struct claimant *a = NULL;
+	int n;
+
+	for (size_t i = 0; i < c->nclaims && !a; i++)
+		if (c->claims[i].pid == p->pid)
+			a = &c->claims[i];
+	if (!a)
+		return;
+	if (cluster_fsid(osd_cluster_of(a->key))[0])
+		printf("; cluster %s", cluster_fsid(osd_cluster_of(a->key)));
+	if (a->forked) {
+		printf("; forked by pid %d, which claims osd.%d too: a daemonizing "
+		       "start, one OSD", p->ppid, p->osd_id);
+		return;
+	}
+	n = claims_of(a->key);
+	if (n > 1)
+		printf("; duplicate: %d processes claim osd.%d%s", n, p->osd_id,
+		       osd_cluster_of(a->key) ? " of this cluster" : "");
+}
 
 /* p's binary inspected in a job (readers.h), as a trace does. */
 static bool inspect(const struct osd_proc *p, const char *where, struct seen *s)
@@ -205,13 +252,36 @@ static bool list_one(const struct osd_proc *p, void *arg)
 	} else {
 		printf("not traceable: %s", ESC(s->err));
 	}
-	if (procs_forked_from("/proc", p))
-		printf("; forked by pid %d, which claims osd.%d too: a daemonizing "
-		       "start, one OSD", p->ppid, p->osd_id);
+	print_claim(c, p);
 	print_socket(p);
 	printf("\n");
 	if (c->verbose && s->b.why[0][0])
 		list_print_offsets(stdout, &s->b);
+	return true;
+}
+
+/* The first pass: who claims which OSD (cluster and id), as a trace
+ * counts it. */
+static bool note_claim(const struct osd_proc *p, void *arg)
+{
+	struct list_ctx *c = arg;
+	struct claimant *a;
+
+	if (p->osd_id < 0 || p->unsupported)
+		return true;
+	if (c->nclaims == c->claims_cap) {
+		size_t cap = c->claims_cap ? 2 * c->claims_cap : 64;
+		void *q = realloc(c->claims, cap * sizeof(*c->claims));
+
+		if (!q)
+			return true;	/* not said, as if not claimed */
+		c->claims = q;
+		c->claims_cap = cap;
+	}
+	a = &c->claims[c->nclaims++];
+	a->pid = p->pid;
+	a->key = cluster_key(p);
+	a->forked = procs_forked_from("/proc", p);
 	return true;
 }
 
@@ -224,7 +294,13 @@ int list_osds(bool verbose, bool perf_uprobes)
 	c.verbose = verbose;
 	print_kernel(stdout, perf_uprobes);
 	fflush(stdout);
+	claims_reset();
+	procs_each("/proc", note_claim, &c);
+	for (size_t i = 0; i < c.nclaims; i++)
+		if (!c.claims[i].forked)
+			claims_add(c.claims[i].key);
 	n = procs_each("/proc", list_one, &c);
+	free(c.claims);
 	if (n < 0) {
 		fprintf(stderr, "osdhist: cannot scan /proc: %s\n", strerror(-n));
 		return -1;

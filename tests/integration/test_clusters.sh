@@ -109,6 +109,14 @@ echo "# health duplicates: $(jq -c .duplicate_id_list <<<"$h")"
 check_eq "health: cluster A's osd.$ID claimed by 2 processes, its series pid $PID_A's" \
 	"$(jq -c --argjson o "$ID" '[.duplicate_id_list[] | select(.osd == $o)]' <<<"$h")" \
 	"[{\"osd\":$ID,\"fsid\":\"$FSID_A\",\"processes\":2,\"pid\":$PID_A}]"
+"$OSDHIST" --list >"$W/list" 2>"$W/list.err"
+check_eq "--list: exit 0" "$?" 0
+check "--list: A's osd.$ID (pid $PID_A) with its cluster, a duplicate of this cluster" \
+	grep -qE "^osd\.$ID pid $PID_A .*; cluster $FSID_A; duplicate: 2 processes claim osd\.$ID of this cluster" "$W/list"
+check "--list: the third process (pid $DUP) the same" \
+	grep -qE "^osd\.$ID pid $DUP .*; cluster $FSID_A; duplicate: 2 processes claim osd\.$ID of this cluster" "$W/list"
+check "--list: B's osd.$ID (pid $PID_B) with its cluster, no duplicate" \
+	grep -qE "^osd\.$ID pid $PID_B .*; cluster $FSID_B; admin socket" "$W/list"
 kill "$DUP"
 
 # --- text: each OSD named with its cluster
