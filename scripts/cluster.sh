@@ -138,13 +138,12 @@ record_pid() { # name pid : replace in place or append
     mv -f "$tmp" "$DIR/pids"
 }
 
-# launch NAME CMD...: start a daemon in its own session, stdout/stderr to
-# DIR/log/NAME.out, no core files, record "NAME PID" in DIR/pids.
-# The subshell execs setsid which execs the daemon (a non-group-leader does
-# not fork in setsid), so $! is the daemon's pid.
-launch() {
+# spawn NAME CMD...: CMD in a session of its own, in the background, its
+# stdout/stderr to DIR/log/NAME.out, no core files, none of the caller's
+# fds.  The subshell execs setsid which execs CMD (a non-group-leader does
+# not fork in setsid), so $! is CMD's pid.
+spawn() {
     local name=$1; shift
-    printf '%s\0' "$@" >"$DIR/cmd.$name"
     (
         ulimit -c 0
         # do not leak the caller's fds (pipes of $(...), test harnesses)
@@ -155,6 +154,14 @@ launch() {
         cd "$DIR"
         exec setsid "$@" </dev/null >>"$DIR/log/$name.out" 2>&1
     ) &
+}
+
+# launch NAME CMD...: start a daemon (spawn), record "NAME PID" in
+# DIR/pids and CMD in DIR/cmd.NAME.
+launch() {
+    local name=$1; shift
+    printf '%s\0' "$@" >"$DIR/cmd.$name"
+    spawn "$name" "$@"
     local pid=$!
     record_pid "$name" "$pid"
     # make sure the pid really is the daemon (comm changes after exec; an
@@ -186,15 +193,7 @@ relaunch_daemonizing() {
     local -a cmd args=()
     mapfile -d '' cmd <"$DIR/cmd.$name"
     for a in "${cmd[@]}"; do [ "$a" = -f ] || args+=("$a"); done
-    (
-        ulimit -c 0
-        for fd in /proc/"$BASHPID"/fd/*; do
-            fd=${fd##*/}
-            if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
-        done
-        cd "$DIR"
-        exec setsid "${args[@]}" </dev/null >>"$DIR/log/$name.out" 2>&1
-    ) &
+    spawn "$name" "${args[@]}"
     parent=$!
     for i in $(seq 400); do
         child=$(pgrep -P "$parent" 2>/dev/null | head -n 1 || true)
