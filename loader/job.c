@@ -33,6 +33,20 @@ int job_reap(void)
 	return nkids;
 }
 
+/*
+ * None of osdhist's descriptors in a child: one stuck on a stalled mount
+ * may outlive osdhist by hours, and a copy of a BPF link's descriptor
+ * would keep that link's uprobes in the OSD until it goes.
+ */
+static void close_all_but(int keep)
+{
+	if ((keep == 3 || !close_range(3, keep - 1, 0)) && !close_range(keep + 1, ~0U, 0))
+		return;
+	for (int fd = 3; fd < 65536; fd++)	/* before Linux 5.9 */
+		if (fd != keep)
+			close(fd);
+}
+
 /* The child's side: fn, its answer in one message, and nothing else. */
 static void child(int sock, job_fn fn, void *arg, pid_t parent)
 {
@@ -47,6 +61,7 @@ static void child(int sock, job_fn fn, void *arg, pid_t parent)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
+	close_all_but(sock);
 	n = fn(arg, buf + sizeof(int), JOB_OUT_MAX, fds, &nfds);
 	st = n < 0 ? (int)n : (int)(n > JOB_OUT_MAX ? JOB_OUT_MAX : n);
 	memcpy(buf, &st, sizeof(st));

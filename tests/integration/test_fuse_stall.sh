@@ -81,6 +81,13 @@ echo "# osdhist readers still waiting on the mount after osdhist exited: ${stuck
 # each stalls, however long osdhist runs, not one per try
 check "at most 3 readers stuck, one per stalled read ($(wc -w <<<"$stuck"))" \
 	[ "$(wc -w <<<"$stuck")" -le 3 ]
+# a stuck reader outlives osdhist: it holds none of its descriptors, so
+# no BPF link (the OSD's uprobes) nor map stays with it
+bpf=0
+for p in $stuck; do
+	bpf=$((bpf + $(find "/proc/$p/fd" -mindepth 1 -printf '%l\n' 2>/dev/null | grep -c 'anon_inode:bpf')))
+done
+check_eq "the stuck readers hold no BPF link, program or map" "$bpf" 0
 
 # the mount's server goes: what waited on it ends
 kill -TERM "$FPID"
