@@ -16,21 +16,35 @@
 /* An answer: the status word, then the bytes. */
 #define JOB_OUT_MAX	8192
 
-/* Every child not yet reaped: running, done, or killed. */
-static pid_t kids[JOB_STUCK_MAX + 16];
+/* Every child not yet reaped: running, done, or killed (stuck).  As
+ * many can run at once as OSD processes are met at once (a cluster and a
+ * socket each), and JOB_STUCK_MAX more may be stuck. */
+#define JOB_KIDS_MAX	1024
+static struct {
+	pid_t pid;
+	bool killed;
+} kids[JOB_KIDS_MAX];
 static int nkids;
-
-static void forget(int i)
-{
-	kids[i] = kids[--nkids];
-}
 
 int job_reap(void)
 {
+	int stuck = 0;
+
+	for (int i = 0; i < nkids; i++) {
+		if (waitpid(kids[i].pid, NULL, WNOHANG) != 0) {	/* gone, or not ours */
+			kids[i--] = kids[--nkids];
+			continue;
+		}
+		stuck += kids[i].killed;
+	}
+	return stuck;
+}
+
+static void mark_killed(pid_t pid)
+{
 	for (int i = 0; i < nkids; i++)
-		if (waitpid(kids[i], NULL, WNOHANG) != 0)	/* gone, or not ours */
-			forget(i--);
-	return nkids;
+		if (kids[i].pid == pid)
+			kids[i].killed = true;
 }
 
 /*
@@ -88,7 +102,7 @@ int job_start(struct job *j, job_fn fn, void *arg, double seconds)
 
 	j->pid = 0;
 	j->sock = -1;
-	if (job_reap() >= JOB_STUCK_MAX)
+	if (job_reap() >= JOB_STUCK_MAX || nkids == JOB_KIDS_MAX)
 		return -EBUSY;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
 		return -errno;
@@ -105,7 +119,8 @@ int job_start(struct job *j, job_fn fn, void *arg, double seconds)
 		child(sv[1], fn, arg, parent);
 	}
 	close(sv[1]);
-	kids[nkids++] = pid;
+	kids[nkids].pid = pid;
+	kids[nkids++].killed = false;
 	j->pid = pid;
 	j->sock = sv[0];
 	j->deadline = mono_now() + seconds;
@@ -114,8 +129,10 @@ int job_start(struct job *j, job_fn fn, void *arg, double seconds)
 
 static void end(struct job *j, bool kill_it)
 {
-	if (kill_it)
+	if (kill_it) {
 		kill(j->pid, SIGKILL);
+		mark_killed(j->pid);
+	}
 	close(j->sock);
 	j->pid = 0;
 	j->sock = -1;
@@ -201,7 +218,7 @@ bool job_still_stalled(const struct job *j)
 {
 	job_reap();
 	for (int i = 0; j->stalled && i < nkids; i++)
-		if (kids[i] == j->stalled)
+		if (kids[i].pid == j->stalled)
 			return true;
 	return false;
 }
@@ -209,6 +226,6 @@ bool job_still_stalled(const struct job *j)
 void job_kill_all(void)
 {
 	for (int i = 0; i < nkids; i++)
-		kill(kids[i], SIGKILL);
+		kill(kids[i].pid, SIGKILL);
 	job_reap();
 }

@@ -55,7 +55,8 @@ void job_cancel(struct job *j);
  * one stuck child per reader, not one per try. */
 bool job_still_stalled(const struct job *j);
 
-/* Reaps the children killed so far; returns how many are still stuck. */
+/* Reaps the children that have ended; returns how many of those killed
+ * past their deadline are still there (stuck). */
 int job_reap(void);
 
 /* At exit: every child killed. */
