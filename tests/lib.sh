@@ -399,18 +399,19 @@ wait_verified() { # LABEL OSD, osdhist running
     done
     check "$1: the built-in check verified a comparison after the load (within 60 s)" $ok
 }
-# With STOPPED and SINCE (a pid the test stopped, and the wall-clock time
-# it began to stop it): that process's lines from then on may be unverified
+# With STOPPED and SINCE (a pid the test stopped, or several separated by
+# spaces, and the wall-clock time it began to stop the first): that process's lines from then on may be unverified
 # for any reason, neutral too: an OSD going down closes its admin socket
 # under a call in flight ("recv: Connection reset by peer", issue 26).  A
 # mismatch or a class outside the bound is never neutral.
 no_bad_verify() { # LABEL OSD [STOPPED SINCE], osdhist stopped
-    local bad
-    bad=$(_vlines "$2" | jq -c --argjson p "${3:-0}" --argjson t "${4:-0}" '
+    local bad p
+    p="[$(tr -s ' ' ',' <<<"${3:-0}")]"	# STOPPED: one pid or several
+    bad=$(_vlines "$2" | jq -c --argjson p "$p" --argjson t "${4:-0}" '
         select(.state == "mismatch" or ([.classes[] | .excess != 0 or .mismatch] | any)
         or (.state == "unverified" and (.reason | test("^(waiting|baseline|timeout)") | not)
-            and (.pid != $p or .time < $t)))' | head -3)
-    check_eq "$1: the built-in check: no comparison outside the bound, no mismatch ($(_vlines "$2" | grep -c '"reason":"timeout') lines unverified by a timeout${3:+, $(_vlines "$2" | jq -s --argjson p "$3" --argjson t "$4" 'map(select(.pid == $p and .time >= $t and .state == "unverified")) | length') of pid $3 while it was stopped}, neutral)" "$bad" ""
+            and (((.pid | IN($p[])) | not) or .time < $t)))' | head -3)
+    check_eq "$1: the built-in check: no comparison outside the bound, no mismatch ($(_vlines "$2" | grep -c '"reason":"timeout') lines unverified by a timeout${3:+, $(_vlines "$2" | jq -s --argjson p "$p" --argjson t "$4" 'map(select((.pid | IN($p[])) and .time >= $t and .state == "unverified")) | length') of pid $3 while it was stopped}, neutral)" "$bad" ""
 }
 
 oh_count() { # FROM TO OSD CLASS
