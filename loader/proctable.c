@@ -250,7 +250,7 @@ int proc_table_osd_of(struct proc_table *pt, pid_t tgid)
 	if (procs_inspect(pt->proc_root, tgid, &p) == 0 &&
 	    note_traced(pt, &p, cmdline_key(pt, &p)))
 		return find_proc(pt, tgid)->osd;
-	return -2;
+	return OSD_NONE;
 }
 
 void proc_table_note_exited(struct proc_table *pt)

@@ -89,7 +89,7 @@ bool proc_table_note(struct proc_table *pt, const struct osd_proc *p, bool trace
 void proc_table_end_scan(struct proc_table *pt);
 
 /* OSD id of a traced tgid (dead ones too until forgotten); one started
- * since the last scan is looked up and noted.  -2 if not a ceph-osd, or
+ * since the last scan is looked up and noted.  OSD_NONE if not a ceph-osd, or
  * not yet one that can be told (an exec under way: procs_inspect). */
 int proc_table_osd_of(struct proc_table *pt, pid_t tgid);
 

@@ -395,7 +395,7 @@ static void print_verify(FILE *f, const struct report *r)
 static void print_slowest(FILE *f, const struct report *r)
 {
 	bool seen[NR_CLASSES] = { false };
-	int osd = -2;
+	int osd = OSD_NONE;
 
 	if (!r->slow_k)
 		return;

@@ -131,7 +131,7 @@ static void print_optype_table(FILE *f, const struct report *r, int osd,
 
 static void print_optypes(FILE *f, const struct report *r, bool millis)
 {
-	int osd = -2, col = 0;
+	int osd = OSD_NONE, col = 0;
 
 	for (int i = 0; i < r->nopc; i++) {
 		const struct opcode_delta *d = &r->opc[i];
@@ -141,7 +141,7 @@ static void print_optypes(FILE *f, const struct report *r, bool millis)
 		if (d->osd != osd) {
 			char who[OSD_LABEL_MAX];
 
-			if (osd != -2)
+			if (osd != OSD_NONE)
 				fprintf(f, "\n");
 			osd = d->osd;
 			osd_name(who, osd);
@@ -158,7 +158,7 @@ static void print_optypes(FILE *f, const struct report *r, bool millis)
 		if (d->failed)
 			col += fprintf(f, " (%llu failed)", (unsigned long long)d->failed);
 	}
-	if (osd != -2)
+	if (osd != OSD_NONE)
 		fprintf(f, "\n");
 }
 
@@ -169,7 +169,7 @@ static void print_slowops(FILE *f, const struct report *r, bool millis)
 {
 	double unit = millis ? 1e6 : 1e3;
 	const char *u = millis ? "ms" : "us";
-	int osd = -2;
+	int osd = OSD_NONE;
 
 	for (int i = 0; i < r->nslow; i++) {
 		const struct slowop *o = &r->slow[i].op;

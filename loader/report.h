@@ -16,6 +16,9 @@
  * duplicate_ids; issue 23: never merged into the holder's series). */
 #define OSD_UNKNOWN	(-1)
 #define OSD_DUPLICATE	(-3)
+/* No OSD at all: not a ceph-osd process (yet), or, in a renderer's walk
+ * by OSD, none met so far.  Never a series. */
+#define OSD_NONE	(-2)
 /* ... and, in no series, a process whose id another live process holds,
  * not yet decided (proctable.h): its keys stay in the maps, its ops are
  * counted in health (held_ops) until it is. */

@@ -156,7 +156,7 @@ static int osd_of_key(struct tracer *t, __u32 tgid, bool *alive)
 	int osd = tracer_osd_of(t, tgid);
 
 	*alive = procs_alive(t->proc_root, tgid);
-	return osd == -2 ? OSD_UNKNOWN : osd;
+	return osd == OSD_NONE ? OSD_UNKNOWN : osd;
 }
 
 /* One histogram map; phase0 is the phase of its values' h[0]. */

@@ -64,7 +64,7 @@ void tracer_close(struct tracer *t);
 /* discover.c: rescan /proc; attach new binaries, let go of unused ones.
  * Returns the number of traced processes, or -1 on a fatal error. */
 int tracer_discover(struct tracer *t);
-/* OSD id of a traced tgid (dead ones too until retired), -2 if unknown. */
+/* OSD of a traced tgid (dead ones too until retired), OSD_NONE if unknown. */
 static inline int tracer_osd_of(struct tracer *t, pid_t tgid)
 {
 	return proc_table_osd_of(&t->procs, tgid);

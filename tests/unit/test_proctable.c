@@ -90,8 +90,8 @@ static void unknown_tgid_is_looked_up(void **state)
 	proc_table_init(&pt, root, false);
 	assert_int_equal(proc_table_osd_of(&pt, 202), 7);	/* started since the scan */
 	assert_int_equal(pt.n, 1);
-	assert_int_equal(proc_table_osd_of(&pt, 203), -2);	/* not a ceph-osd */
-	assert_int_equal(proc_table_osd_of(&pt, 299), -2);	/* no such process */
+	assert_int_equal(proc_table_osd_of(&pt, 203), OSD_NONE);	/* not a ceph-osd */
+	assert_int_equal(proc_table_osd_of(&pt, 299), OSD_NONE);	/* no such process */
 	assert_int_equal(pt.n, 1);
 }
 
@@ -105,7 +105,7 @@ static void exec_under_way_is_not_decided(void **state)
 	(void)state;
 	proc_table_init(&pt, root, false);
 	proc(206, "ceph-osd", "", 0, 'R');
-	assert_int_equal(proc_table_osd_of(&pt, 206), -2);
+	assert_int_equal(proc_table_osd_of(&pt, 206), OSD_NONE);
 	assert_int_equal(pt.n, 0);
 	fx_put(root, "206/cmdline", CMD("ceph-osd\0-i\0" "21"));
 	assert_int_equal(proc_table_osd_of(&pt, 206), 21);
