@@ -25,5 +25,6 @@ int main(void)
 	failed += run_calls_tests();
 	failed += run_slowops_tests();
 	failed += run_job_tests();
+	failed += run_claims_tests();
 	return failed ? 1 : 0;
 }

@@ -409,6 +409,57 @@ static void find_from_config(void **state)
 	close(s3.fd);
 }
 
+/* The cluster's fsid, as Ceph finds it: --fsid, else the config, else the
+ * data directory's ceph_fsid; only a UUID, and nothing read that blocks. */
+static void find_fsid(void **state)
+{
+	static const char cmd0[] = "ceph-osd\0--fsid=0A0B0C0D-1111-4222-8333-444455556666\0-i\0001\0";
+	static const char cmd1[] = "ceph-osd\0-c\0/etc/ceph/y.conf\0-i\0004\0";
+	static const char conf1[] = "[global]\n fsid = 11111111-2222-4333-8444-555555555555\n"
+				    "[mon]\n fsid = not-this-one\n";
+	static const char cmd2[] = "ceph-osd\0-i\0005\0";
+	static const char cmd3[] = "ceph-osd\0-i\0006\0--osd-data\0/d/$cluster-$id\0";
+	char path[PATH_MAX], fsid[ASOK_FSID_LEN + 1], why[256], fifo[PATH_MAX];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	fx_put(dir, "proc/400/cmdline", cmd0, sizeof(cmd0) - 1);
+	fx_put(dir, "proc/400/root/.keep", "", 0);
+	assert_int_equal(asok_fsid(path, 400, 1, fsid, why, sizeof(why)), 0);
+	assert_string_equal(fsid, "0a0b0c0d-1111-4222-8333-444455556666");
+	assert_int_equal(asok_fsid_cmdline(path, 400, fsid), 0);
+	assert_string_equal(fsid, "0a0b0c0d-1111-4222-8333-444455556666");
+
+	fx_put(dir, "proc/401/cmdline", cmd1, sizeof(cmd1) - 1);
+	fx_put(dir, "proc/401/root/etc/ceph/y.conf", conf1, sizeof(conf1) - 1);
+	assert_int_equal(asok_fsid(path, 401, 4, fsid, why, sizeof(why)), 0);
+	assert_string_equal(fsid, "11111111-2222-4333-8444-555555555555");
+	assert_int_equal(asok_fsid_cmdline(path, 401, fsid), -ENOENT);	/* not read there */
+
+	fx_put(dir, "proc/402/cmdline", cmd2, sizeof(cmd2) - 1);
+	fx_put(dir, "proc/402/root/var/lib/ceph/osd/ceph-5/ceph_fsid",
+	       CMD("99999999-8888-4777-8666-555555555555\n"));
+	assert_int_equal(asok_fsid(path, 402, 5, fsid, why, sizeof(why)), 0);
+	assert_string_equal(fsid, "99999999-8888-4777-8666-555555555555");
+
+	/* --osd-data names the directory; what it holds is no UUID */
+	fx_put(dir, "proc/403/cmdline", cmd3, sizeof(cmd3) - 1);
+	fx_put(dir, "proc/403/root/d/ceph-6/ceph_fsid", CMD("hello"));
+	assert_int_equal(asok_fsid(path, 403, 6, fsid, why, sizeof(why)), -ENOENT);
+	assert_string_equal(fsid, "");
+	assert_non_null(strstr(why, "no UUID"));
+
+	/* a FIFO there: refused, never opened for reading (would block) */
+	fx_put(dir, "proc/404/cmdline", cmd2, sizeof(cmd2) - 1);
+	fx_put(dir, "proc/404/root/var/lib/ceph/osd/.keep", "", 0);
+	snprintf(fifo, sizeof(fifo), "%s/proc/404/root/var/lib/ceph/osd/ceph-5", dir);
+	assert_int_equal(mkdir(fifo, 0755), 0);
+	strcat(fifo, "/ceph_fsid");
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	assert_int_equal(asok_fsid(path, 404, 5, fsid, why, sizeof(why)), -ENOENT);
+	assert_string_equal(fsid, "");
+}
+
 /* ---- hostile roots: what a process plants in its root (issue 23) ---- */
 
 static void link_at(const char *rel, const char *target)
@@ -665,6 +716,7 @@ int run_asok_tests(void)
 		cmocka_unit_test(client_long_path),
 		cmocka_unit_test(calls_together),
 		cmocka_unit_test(find_from_config),
+		cmocka_unit_test(find_fsid),
 		cmocka_unit_test(find_inside_root),
 		cmocka_unit_test(find_conf_not_regular),
 		cmocka_unit_test(find_listening),

@@ -25,6 +25,7 @@ int run_deadkeys_tests(void);
 int run_calls_tests(void);
 int run_slowops_tests(void);
 int run_job_tests(void);
+int run_claims_tests(void);
 
 struct report;
 /* r as render_text ('t'), render_json ('j') or render_prom (any other,
