@@ -116,7 +116,7 @@ struct seen {
  * the process's root does not hold --list. */
 static void print_socket(const struct osd_proc *p)
 {
-	struct socket_req req = { "/proc", p->pid, p->osd_id };
+	struct socket_req req = { PROC_ROOT, p->pid, p->osd_id };
 	static struct socket_ans a;
 	int fds[JOB_FDS], nfds;
 	ssize_t n = reader_run(find_socket, &req, &a, sizeof(a), fds, &nfds, READ_CONFIG_S);
@@ -153,10 +153,10 @@ struct list_ctx {
 /* p's OSD, its cluster read as a trace reads it (in a reader). */
 static int cluster_key(const struct osd_proc *p)
 {
-	struct fsid_req req = { "/proc", p->pid, p->osd_id };
+	struct fsid_req req = { PROC_ROOT, p->pid, p->osd_id };
 	char fsid[ASOK_FSID_LEN + 1] = "";
 
-	if (asok_fsid_cmdline("/proc", p->pid, fsid) &&
+	if (asok_fsid_cmdline(PROC_ROOT, p->pid, fsid) &&
 	    reader_run(read_fsid, &req, fsid, sizeof(fsid), NULL, NULL,
 		       READ_CONFIG_S) != ASOK_FSID_LEN + 1)
 		fsid[0] = 0;
@@ -281,7 +281,7 @@ static bool note_claim(const struct osd_proc *p, void *arg)
 	a = &c->claims[c->nclaims++];
 	a->pid = p->pid;
 	a->key = cluster_key(p);
-	a->forked = procs_forked_from("/proc", p);
+	a->forked = procs_forked_from(PROC_ROOT, p);
 	return true;
 }
 
@@ -295,11 +295,11 @@ int list_osds(bool verbose, bool perf_uprobes)
 	print_kernel(stdout, perf_uprobes);
 	fflush(stdout);
 	claims_reset();
-	procs_each("/proc", note_claim, &c);
+	procs_each(PROC_ROOT, note_claim, &c);
 	for (size_t i = 0; i < c.nclaims; i++)
 		if (!c.claims[i].forked)
 			claims_add(c.claims[i].key);
-	n = procs_each("/proc", list_one, &c);
+	n = procs_each(PROC_ROOT, list_one, &c);
 	free(c.claims);
 	if (n < 0) {
 		fprintf(stderr, "osdhist: cannot scan /proc: %s\n", strerror(-n));

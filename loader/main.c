@@ -83,7 +83,7 @@ static int check_pid(pid_t pid)
 	static const char pick[] = "give the pid of a running ceph-osd "
 				   "(pgrep -x ceph-osd), or no -p to trace every one";
 	struct osd_proc p;
-	int err = procs_inspect("/proc", pid, &p);
+	int err = procs_inspect(PROC_ROOT, pid, &p);
 
 	if (err == -ENOENT)
 		fprintf(stderr, "osdhist: no process with pid %d (-p); %s\n", pid, pick);
@@ -225,7 +225,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	verifier = o.no_verify ? NULL : verify_new(&tc, "/proc");
+	verifier = o.no_verify ? NULL : verify_new(&tc, PROC_ROOT);
 	last = mono_now();
 	next_print = last + o.interval;
 	next_scan = last;
@@ -241,7 +241,7 @@ int main(int argc, char **argv)
 				err = 1;
 				break;
 			}
-			if (o.pid && !procs_alive("/proc", o.pid)) {
+			if (o.pid && !procs_alive(PROC_ROOT, o.pid)) {
 				fprintf(stderr, "osdhist: pid %d has exited\n", o.pid);
 				stop = 1;
 				break;

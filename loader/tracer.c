@@ -10,6 +10,7 @@
 #include "osdhist.h"
 #include "osdhist.skel.h"
 #include "testhooks.h"
+#include "ceph/procs.h"
 #include "tracer.h"
 
 /* -v: the variant loaded, and what the verifier walked for each program
@@ -82,7 +83,7 @@ int tracer_open(struct tracer *t, const struct trace_config *opt,
 	 * the rodata flags below let the verifier drop the other branch, so
 	 * a helper the kernel lacks is never in the loaded program. */
 	t->variant = kfeatures_variant(kf, opt->perf_uprobes);
-	t->proc_root = "/proc";
+	t->proc_root = PROC_ROOT;
 	proc_table_init(&t->procs, t->proc_root, opt->verbose);
 	if (snapshots_init(&t->snap))
 		return -1;

@@ -7,6 +7,10 @@
 #include <sys/types.h>
 #include <time.h>
 
+/* The /proc osdhist reads: every function here takes it as proc_root, so
+ * the unit tests can pass a fixture tree instead. */
+#define PROC_ROOT	"/proc"
+
 /* The largest OSD id read from a command line. */
 #define PROCS_OSD_ID_MAX	1000000
 
