@@ -460,7 +460,7 @@ static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
 		bool asked = (f == FEAT_POOL && bs->opt->pool) ||
 			     (f == FEAT_PHASES && bs->opt->phases);
 
-		if (!asked || !binary_feature(&ob, f, why, sizeof(why)))
+		if (!asked || !binary_lacks(&ob, f, why, sizeof(why)))
 			continue;
 		fprintf(stderr, "osdhist: cannot trace pid %d with %s: its ceph-osd "
 			"(build-id %s) lacks %s; run without it\n", pid,
@@ -476,21 +476,21 @@ static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
 		return ATTACH_REFUSED;
 	}
 	optypes = !bs->opt->no_op_types;
-	if (optypes && binary_feature(&ob, FEAT_OPTYPES, why, sizeof(why))) {
+	if (optypes && binary_lacks(&ob, FEAT_OPTYPES, why, sizeof(why))) {
 		fprintf(stderr, "osdhist: op types are not counted for pid %d: its "
 			"ceph-osd (build-id %s) lacks %s; its ops are counted by "
 			"class only\n", pid, ESC(ob.build_id), ESC(why));
 		optypes = false;
 	}
 	calls = optypes;
-	if (calls && binary_feature(&ob, FEAT_CALLS, why, sizeof(why))) {
+	if (calls && binary_lacks(&ob, FEAT_CALLS, why, sizeof(why))) {
 		fprintf(stderr, "osdhist: call ops of pid %d are counted as \"call\", "
 			"not by class.method: its ceph-osd (build-id %s) lacks %s\n",
 			pid, ESC(ob.build_id), ESC(why));
 		calls = false;
 	}
 	slow = bs->opt->slowest > 0;
-	if (slow && binary_feature(&ob, FEAT_SLOWOPS, why, sizeof(why))) {
+	if (slow && binary_lacks(&ob, FEAT_SLOWOPS, why, sizeof(why))) {
 		fprintf(stderr, "osdhist: the slowest ops of pid %d are not named: "
 			"its ceph-osd (build-id %s) lacks %s\n", pid,
 			ESC(ob.build_id), ESC(why));

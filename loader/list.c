@@ -47,7 +47,7 @@ static void print_features(FILE *f, const struct osd_binary *b)
 	char why[512];
 
 	for (int i = 0; i < NR_FEATS; i++)
-		if (binary_feature(b, i, why, sizeof(why)))
+		if (binary_lacks(b, i, why, sizeof(why)))
 			fprintf(f, "; without %s (%s)", osd_feature_name[i], ESC(why));
 }
 

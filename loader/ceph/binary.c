@@ -569,19 +569,19 @@ const char *const osd_feature_name[NR_FEATS] = {
 	[FEAT_CALLS] = "call class.method", [FEAT_SLOWOPS] = "slowest ops",
 };
 
-int binary_feature(const struct osd_binary *b, enum osd_feature f, char *why, size_t len)
+bool binary_lacks(const struct osd_binary *b, enum osd_feature f, char *why, size_t len)
 {
 	for (int p = 0; p < NR_PROBE_FNS; p++)
 		if (probe_need[p] == f && !b->fn_off[p]) {
 			snprintf(why, len, b->inlined & (1u << p) ? "%s is inlined at "
 				 "every call site" : "the binary lacks %s",
 				 ceph_fn_pretty[probe_fn[p]]);
-			return -1;
+			return true;
 		}
 	for (int o = 0; o < NR_OFFS; o++)
 		if (osd_off_need[o] == f && !(b->have & OFF_BIT(o))) {
 			snprintf(why, len, "%s: %s", osd_off_name[o], b->why[o]);
-			return -1;
+			return true;
 		}
-	return 0;
+	return false;
 }

@@ -2,6 +2,7 @@
 #ifndef OSDHIST_BINARY_H
 #define OSDHIST_BINARY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,9 +34,9 @@ int binary_inspect(const char *path, const char *name, struct osd_binary *b,
 /* enum osd_feature: cephfns.h */
 extern const char *const osd_feature_name[NR_FEATS];
 
-/* 0 if b supports feature f; otherwise -1 and why holds a phrase naming
- * what is missing (e.g. "sp_spg: witnesses disagree: ..."). */
-int binary_feature(const struct osd_binary *b, enum osd_feature f, char *why, size_t len);
+/* Does b lack what feature f needs?  Then why holds a phrase naming what
+ * is missing (e.g. "sp_spg: witnesses disagree: ..."). */
+bool binary_lacks(const struct osd_binary *b, enum osd_feature f, char *why, size_t len);
 
 /*
  * Bounds on what is read of an untrusted binary.  Together they bound an

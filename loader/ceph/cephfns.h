@@ -13,7 +13,7 @@
 
 /* What a probe or an offset is needed for (the rows' `need`): tracing at
  * all (FEAT_TRACE: a binary without it is refused), or one optional feature
- * (only that feature is refused; binary_feature() says which fact lacks). */
+ * (only that feature is refused; binary_lacks() says which fact is missing). */
 enum osd_feature {
 	FEAT_POOL,	/* -P */
 	FEAT_PHASES,	/* --phases */

@@ -100,7 +100,7 @@ static void debian_ceph_osd(void **state)
 	assert_int_equal(want[CF_ECSWITCH_SUBMIT], 0);	/* 20.x only */
 	check_release_offsets(&b.offs, b.have, R16);
 	for (int f = 0; f < NR_FEATS; f++)
-		assert_int_equal(binary_feature(&b, f, err, sizeof(err)), 0);
+		assert_int_equal(binary_lacks(&b, f, err, sizeof(err)), false);
 }
 
 /* A copy of the first LEN bytes of /usr/bin/ceph-osd, or with BYTE at
