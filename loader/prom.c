@@ -19,7 +19,7 @@
 #include "report.h"
 #include "slowops.h"
 #include "stats.h"
-#include "verify.h"
+#include "verify_report.h"
 
 #define FAMILY "osdhist_op_latency_seconds"
 #define OPTYPE_FAMILY "osdhist_op_type_latency_seconds"

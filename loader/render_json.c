@@ -7,7 +7,7 @@
 #include "sampler.h"
 #include "slowops.h"
 #include "stats.h"
-#include "verify.h"
+#include "verify_report.h"
 #include "clusters.h"
 
 /* An OSD's cluster: its fsid (a UUID: nothing to escape), "" if unknown. */

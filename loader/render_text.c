@@ -10,7 +10,7 @@
 #include "report.h"
 #include "slowops.h"
 #include "stats.h"
-#include "verify.h"
+#include "verify_report.h"
 
 #define BAR_WIDTH 40
 #define MAX_ROWS 64

@@ -20,21 +20,6 @@
 #include "readers.h"
 #include "verify.h"
 
-const char *const verify_counter[NR_VC] = {
-	[VC_READ] = "op_r", [VC_WRITE] = "op_w", [VC_RW] = "op_rw", [VC_SUBOP] = "subop_w",
-};
-
-const __u8 verify_op_class[NR_VC] = {
-	[VC_READ] = CLASS_READ, [VC_WRITE] = CLASS_WRITE, [VC_RW] = CLASS_RW,
-	[VC_SUBOP] = CLASS_SUBOP,
-};
-
-const char *const verify_state_name[NR_VERIFY_STATES] = {
-	[VERIFY_UNVERIFIED] = "unverified",
-	[VERIFY_VERIFIED] = "verified",
-	[VERIFY_MISMATCH] = "mismatch",
-};
-
 bool verify_judge(const struct verify_reading *base, const struct verify_reading *now,
 		  __u64 slack, struct verify_judgement *j)
 {

@@ -64,7 +64,6 @@
 
 #include "verify_report.h"
 
-#define VERIFY_SLACK		16
 #define VERIFY_PERSIST		2
 #define VERIFY_PERIOD_S		1.0
 /* Each of a round's two legs; a whole round (both, and the map read).
@@ -75,12 +74,6 @@
 /* After a first failure; doubling at each one in a row, up to the max. */
 #define VERIFY_BACKOFF_S	10.0
 #define VERIFY_BACKOFF_MAX_S	320.0
-
-/* Ceph's counter for each class compared (verify_report.h). */
-extern const char *const verify_counter[NR_VC];	/* "op_r" ... */
-extern const __u8 verify_op_class[NR_VC];		/* CLASS_READ ... */
-
-extern const char *const verify_state_name[NR_VERIFY_STATES];
 
 /* One class at one check. */
 struct verify_reading {

@@ -12,6 +12,10 @@
  * model and its outputs need nothing of the core to hold or copy them.
  */
 
+/* The bound around Ceph's range a count must stay within (verify.h says
+ * what it covers); the lines print it. */
+#define VERIFY_SLACK		16
+
 /* The classes compared (verify.h has Ceph's counter for each). */
 enum verify_class { VC_READ, VC_WRITE, VC_RW, VC_SUBOP, NR_VC };
 
@@ -42,5 +46,11 @@ struct verify_report {
 	__u64 checks;		/* comparisons made since the baseline */
 	struct verify_class_report cls[NR_VC];
 };
+
+/* Ceph's counter for each class compared, osdhist's class, the states'
+ * names (verify_report.c). */
+extern const char *const verify_counter[NR_VC];	/* "op_r" ... */
+extern const __u8 verify_op_class[NR_VC];		/* CLASS_READ ... */
+extern const char *const verify_state_name[NR_VERIFY_STATES];
 
 #endif
