@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The table of traced ceph-osd processes (proctable.h). */
 #include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,8 +30,6 @@ static struct proc_slot *find_proc(struct proc_table *pt, pid_t pid)
 	return NULL;
 }
 
-/* The live traced process other than pid that holds osd: its ops count
- * for it. */
 /* Keys a and b may name one OSD: the same id, and the same cluster or
  * one of them unknown. */
 static bool same_osd(int a, int b)
@@ -42,6 +39,8 @@ static bool same_osd(int a, int b)
 		!osd_cluster_of(b));
 }
 
+/* The live traced process other than pid that holds osd: its ops count
+ * for it. */
 static const struct proc_slot *holder(const struct proc_table *pt, int osd, pid_t pid)
 {
 	for (int i = 0; osd >= 0 && i < pt->n; i++) {
@@ -199,8 +198,11 @@ static int cmdline_key(struct proc_table *pt, const struct osd_proc *p)
 
 bool proc_table_note(struct proc_table *pt, const struct osd_proc *p, bool traced)
 {
-	bool noted = traced && note_traced(pt, p, cmdline_key(pt, p));
-	int key = cmdline_key(pt, p);	/* the slot's, if noted */
+	int key = cmdline_key(pt, p);
+	bool noted = traced && note_traced(pt, p, key);
+
+	if (noted)		/* its cluster may be known now */
+		key = find_proc(pt, p->pid)->claimed;
 
 	/* the daemon of a daemonizing start: its parent's claim is its own
 	 * (asked only of a second claim: one read of the parent's /proc) */
