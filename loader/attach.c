@@ -357,8 +357,6 @@ static void remember_refused(struct binaries *bs, const struct osd_proc *p)
 	*r = (struct refused_bin){ p->dev, p->ino, p->size, p->ctime, bs->scan };
 }
 
-/* Inspect and attach the binary of b (filled with p's identity).  Unless
- * ATTACH_TRACED, the caller lets go of what b took. */
 static struct pending_bin *find_pending(struct binaries *bs, dev_t dev, ino_t ino)
 {
 	for (int i = 0; i < PENDING_MAX; i++)
@@ -383,8 +381,7 @@ static enum attach_result fetch(struct binaries *bs, const struct binary_slot *b
 
 	*fd = -1;
 	if (!q) {
-		q = find_pending(bs, 0, 0);	/* a free one */
-		for (int i = 0; !q && i < PENDING_MAX; i++)
+		for (int i = 0; !q && i < PENDING_MAX; i++)	/* a free one */
 			if (!bs->pending[i].job.pid)
 				q = &bs->pending[i];
 		if (!q)
@@ -422,11 +419,12 @@ static enum attach_result fetch(struct binaries *bs, const struct binary_slot *b
 	return ATTACH_TRACED;
 }
 
+/* Inspect and attach the binary of b (filled with p's identity).  Unless
+ * ATTACH_TRACED, the caller lets go of what b took. */
 static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
 				     const struct osd_proc *p, enum window win)
 {
 	static struct binary_ans a;
-	const struct osd_binary *obp = &a.ob;
 	struct osd_binary ob;
 	char why[300];
 	pid_t pid = p->pid;
@@ -454,7 +452,7 @@ static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
 		fprintf(stderr, "osdhist: cannot trace pid %d: %s\n", pid, ESC(a.err));
 		return ATTACH_REFUSED;
 	}
-	ob = *obp;
+	ob = a.ob;	/* the test build's offsets go into a copy */
 	memcpy(b->build_id, ob.build_id, sizeof(b->build_id));
 	for (int f = 0; f < NR_FEATS; f++) {
 		bool asked = (f == FEAT_POOL && bs->opt->pool) ||

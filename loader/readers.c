@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What an OSD process offers, read in a job (readers.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,24 +14,15 @@ ssize_t read_binary(void *arg, void *out, size_t size, int *fds, int *nfds)
 {
 	const struct binary_req *r = arg;
 	struct binary_ans *a = out;
-	char path[64];
 	int fd;
 
 	if (size < sizeof(*a))
 		return -ENOSPC;
-	memset(a, 0, sizeof(*a));
-	/* through PROC/PID/exe: the binary may only exist in the process's
-	 * own mount namespace (containers) */
-	fd = open(r->exe, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		a->rc = -errno;
-		snprintf(a->err, sizeof(a->err), "cannot open %s: %s", r->exe, strerror(errno));
-		return sizeof(*a);
+	a->rc = binary_inspect_exe(r->exe, r->where, &a->ob, a->err, sizeof(a->err), &fd);
+	if (fd >= 0) {
+		fds[0] = fd;
+		*nfds = 1;
 	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	a->rc = binary_inspect(path, r->where, &a->ob, a->err, sizeof(a->err));
-	fds[0] = fd;
-	*nfds = 1;
 	return sizeof(*a);
 }
 

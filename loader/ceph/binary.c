@@ -519,23 +519,15 @@ static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 	return ret;
 }
 
-int binary_inspect(const char *path, const char *name, struct osd_binary *b,
-		   char *err, size_t errlen)
+/* binary_inspect of the file open at fd (left open). */
+static int inspect_fd(int fd, const char *name, struct osd_binary *b, char *err, size_t errlen)
 {
-	struct elf_file f = { .fd = -1 };
+	struct elf_file f = { .fd = fd };
 	struct stat st;
 	int ret = -1;
 
-	memset(b, 0, sizeof(*b));
-	snprintf(b->build_id, sizeof(b->build_id), "none");
-	snprintf(b->version, sizeof(b->version), "unknown");
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
-		return -1;
-	}
-	f.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f.fd < 0) {
-		snprintf(err, errlen, "cannot open %s: %s", name, strerror(errno));
 		return -1;
 	}
 	if (fstat(f.fd, &st) || !S_ISREG(st.st_mode)) {
@@ -560,8 +552,33 @@ int binary_inspect(const char *path, const char *name, struct osd_binary *b,
 out:
 	if (f.elf)
 		elf_end(f.elf);
-	close(f.fd);
 	return ret;
+}
+
+int binary_inspect_exe(const char *exe, const char *name, struct osd_binary *b,
+		       char *err, size_t errlen, int *fd)
+{
+	int e;
+
+	memset(b, 0, sizeof(*b));
+	snprintf(b->build_id, sizeof(b->build_id), "none");
+	snprintf(b->version, sizeof(b->version), "unknown");
+	*fd = open(exe, O_RDONLY | O_CLOEXEC);
+	if (*fd >= 0)
+		return inspect_fd(*fd, name, b, err, errlen);
+	e = errno;
+	snprintf(err, errlen, "cannot open %s: %s", name, strerror(e));
+	return e > 1 ? -e : -EIO;	/* never -1: that is "not traceable" */
+}
+
+int binary_inspect(const char *path, const char *name, struct osd_binary *b,
+		   char *err, size_t errlen)
+{
+	int fd, ret = binary_inspect_exe(path, name, b, err, errlen, &fd);
+
+	if (fd >= 0)
+		close(fd);
+	return ret < 0 ? -1 : 0;
 }
 
 const char *const osd_feature_name[NR_FEATS] = {

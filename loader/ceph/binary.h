@@ -31,6 +31,14 @@ struct osd_binary {
 int binary_inspect(const char *path, const char *name, struct osd_binary *b,
 		   char *err, size_t errlen);
 
+/* The same of a process's binary, exe its PROC/PID/exe (the binary as the
+ * process sees it, through its own mount namespace), opened once: *fd is
+ * the descriptor the inspection read (it pins the inode; the caller closes
+ * it).  0 or -1 as binary_inspect; -errno (never -1) with *fd -1 if exe
+ * cannot be opened (-ENOENT, -ESRCH: the process is gone). */
+int binary_inspect_exe(const char *exe, const char *name, struct osd_binary *b,
+		       char *err, size_t errlen, int *fd);
+
 /* enum osd_feature: cephfns.h */
 extern const char *const osd_feature_name[NR_FEATS];
 
