@@ -399,6 +399,26 @@ void asok_cmdline_parse(const char *cmd, size_t len, struct asok_osd_conf *c)
 	}
 }
 
+/* What PID's command line says (asok_cmdline_parse) into *c, from
+ * Ceph's defaults: cluster "ceph", its id and pid.  0, or -errno with why. */
+static int cmdline_conf(const char *proc_root, pid_t pid, int osd_id, struct asok_osd_conf *c,
+			char *why, size_t whylen)
+{
+	static char cmd[16384];
+	ssize_t len = procs_cmdline(proc_root, pid, cmd, sizeof(cmd));
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->cluster, sizeof(c->cluster), "ceph");
+	c->id = osd_id;
+	c->pid = pid;
+	if (len < 0) {
+		snprintf(why, whylen, "cannot read its command line: %s", strerror((int)-len));
+		return (int)len;
+	}
+	asok_cmdline_parse(cmd, len, c);
+	return 0;
+}
+
 /* The config file the OSD reads, as a path inside its root: the first of
  * -c's list, else /etc/ceph/$cluster.conf. */
 static int conf_path(const char *proc_root, pid_t pid, struct asok_osd_conf *c, char *file,
@@ -426,20 +446,16 @@ static int conf_path(const char *proc_root, pid_t pid, struct asok_osd_conf *c, 
 static int from_config(const char *proc_root, pid_t pid, int root, int osd_id, char *path,
 		       size_t size, char *why, size_t whylen)
 {
-	char cmd[16384], file[PATH_MAX], rel[PATH_MAX];
-	struct asok_osd_conf c = { .cluster = "ceph", .id = osd_id, .pid = pid };
-	ssize_t len = procs_cmdline(proc_root, pid, cmd, sizeof(cmd));
-	int err;
+	char file[PATH_MAX], rel[PATH_MAX];
+	static struct asok_osd_conf c;
+	int err = cmdline_conf(proc_root, pid, osd_id, &c, why, whylen);
 
-	if (len < 0) {
-		snprintf(why, whylen, "cannot read its command line: %s", strerror((int)-len));
-		return (int)len;
-	}
+	if (err)
+		return err;
 	if (osd_id < 0) {
 		snprintf(why, whylen, "no OSD id on its command line: no default socket name");
 		return -ENOENT;	/* $name unknown: no default to build */
 	}
-	asok_cmdline_parse(cmd, len, &c);
 	if (!c.admin_socket[0] || !c.run_dir[0]) {
 		bool want_asok = !c.admin_socket[0], want_run = !c.run_dir[0];
 
@@ -527,7 +543,7 @@ static bool is_uuid(const char *s)
 	return s[ASOK_FSID_LEN] == 0;
 }
 
-/* DATA/ceph_fsid inside root, into c->fsid. */
+/* DATA/ceph_fsid inside root (DATA: c's osd_data), into fsid. */
 static int read_data_fsid(int root, const struct asok_osd_conf *c, char *fsid, size_t size,
 			  char *why, size_t whylen)
 {
@@ -564,37 +580,25 @@ static int take_fsid(char *cfsid, char fsid[ASOK_FSID_LEN + 1])
 
 int asok_fsid_cmdline(const char *proc_root, pid_t pid, char fsid[ASOK_FSID_LEN + 1])
 {
-	static char cmd[16384];
 	static struct asok_osd_conf c;
-	ssize_t len = procs_cmdline(proc_root, pid, cmd, sizeof(cmd));
+	char why[128];
 
 	fsid[0] = 0;
-	if (len < 0)
+	if (cmdline_conf(proc_root, pid, -1, &c, why, sizeof(why)))
 		return -ENOENT;
-	memset(&c, 0, sizeof(c));
-	asok_cmdline_parse(cmd, len, &c);
 	return take_fsid(c.fsid, fsid);
 }
 
 int asok_fsid(const char *proc_root, pid_t pid, int osd_id, char fsid[ASOK_FSID_LEN + 1],
 	      char *why, size_t whylen)
 {
-	static char cmd[16384];
 	static struct asok_osd_conf c;
 	char file[PATH_MAX];
-	ssize_t len = procs_cmdline(proc_root, pid, cmd, sizeof(cmd));
 	int root, err = 0;
 
 	fsid[0] = 0;
-	if (len < 0) {
-		snprintf(why, whylen, "cannot read its command line: %s", strerror((int)-len));
+	if (cmdline_conf(proc_root, pid, osd_id, &c, why, whylen))
 		return -ENOENT;
-	}
-	memset(&c, 0, sizeof(c));
-	snprintf(c.cluster, sizeof(c.cluster), "ceph");
-	c.id = osd_id;
-	c.pid = pid;
-	asok_cmdline_parse(cmd, len, &c);
 	root = proot_open(proc_root, pid, why, whylen);
 	if (root < 0)
 		return -ENOENT;
