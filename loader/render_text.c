@@ -50,12 +50,6 @@ static void print_bars(FILE *f, const struct hist *h, double unit, const char *u
 	}
 }
 
-/* The name of an OSD (report.h osd_label). */
-static void osd_name(char out[OSD_LABEL_MAX], int osd)
-{
-	osd_label(out, osd);
-}
-
 static void print_series(FILE *f, const struct series_delta *s,
 			 const struct report *r, bool millis)
 {
@@ -65,7 +59,7 @@ static void print_series(FILE *f, const struct series_delta *s,
 	const struct hist *h = &s->h;
 	char who[48];
 
-	osd_name(who, s->osd);
+	osd_label(who, s->osd);
 	if (s->pool >= 0)
 		snprintf(who + strlen(who), sizeof(who) - strlen(who), " pool %lld",
 			 (long long)s->pool);
@@ -144,7 +138,7 @@ static void print_optypes(FILE *f, const struct report *r, bool millis)
 			if (osd != OSD_NONE)
 				fprintf(f, "\n");
 			osd = d->osd;
-			osd_name(who, osd);
+			osd_label(who, osd);
 			fprintf(f, "%s op types:\n", who);
 			print_optype_table(f, r, osd, millis);
 			col = fprintf(f, "%-8s op codes:", "");
@@ -178,7 +172,7 @@ static void print_slowops(FILE *f, const struct report *r, bool millis)
 
 		if (r->slow[i].osd != osd) {
 			osd = r->slow[i].osd;
-			osd_name(name, osd);
+			osd_label(name, osd);
 			fprintf(f, "%s slowest ops:\n", name);
 			fprintf(f, "%8s total(%s) queue(%s) %-6s %-22s %-8s %-24s %s\n", "",
 				u, u, "class", "ops", "pg", "client", "object");
