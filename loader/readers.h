@@ -43,9 +43,7 @@ struct fsid_req {
 };
 ssize_t read_fsid(void *arg, void *out, size_t size, int *fds, int *nfds);
 
-/* Its admin socket (asok_locate), fds[0] an O_PATH descriptor of it; one
- * on a FUSE file system is refused (err -EPERM): connecting to it would
- * ask that file system. */
+/* Its admin socket (asok_locate), fds[0] an O_PATH descriptor of it. */
 struct socket_req {
 	const char *proc_root;
 	pid_t pid;

@@ -506,10 +506,13 @@ int asok_locate(const char *proc_root, pid_t pid, int osd_id, int *fd, char *pat
 			close(root);
 			return 0;
 		}
-		if (*fd == -ENOSYS)
-			err = -ENOSYS;	/* fail closed: no other path either */
+		/* fail closed: no openat2, no other path either; the socket
+		 * it listens on is on FUSE: never connected to, whatever
+		 * the config names */
+		if (*fd == -ENOSYS || *fd == -EREMOTE)
+			err = *fd;
 	}
-	if (err != -ENOSYS) {
+	if (err != -ENOSYS && err != -EREMOTE) {
 		err = from_config(proc_root, pid, root, osd_id, path, size, why, whylen);
 		if (!err) {
 			*fd = proot_sock(root, path, why, whylen);
@@ -521,6 +524,8 @@ int asok_locate(const char *proc_root, pid_t pid, int osd_id, int *fd, char *pat
 		*fd = -1;
 	if (err == -ENOTSOCK || err == -ENOTDIR)
 		err = -ENOENT;
+	if (err == -EREMOTE)	/* on FUSE: refused, as a permission */
+		err = -EPERM;
 	return err;
 }
 

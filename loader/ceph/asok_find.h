@@ -30,8 +30,9 @@
  * the process's text, to be escaped by whoever prints it.  0, or -errno
  * (*fd -1) with why set to one phrase for the operator ("config
  * /etc/ceph/ceph.conf is not a regular file (fifo)"): -ENOENT when nothing
- * was found, -EACCES when the candidate could not be looked at, -ENOSYS
- * without openat2.
+ * was found, -EACCES when the candidate could not be looked at, -EPERM
+ * for a socket on a FUSE file system (never connected to: a stalled mount
+ * would hold the caller), -ENOSYS without openat2.
  */
 int asok_locate(const char *proc_root, pid_t pid, int osd_id, int *fd, char *path,
 		size_t size, const char **how, char *why, size_t whylen);

@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <sys/syscall.h>
 
 #include "proot.h"
@@ -143,6 +145,7 @@ ssize_t proot_read(int root, const char *what, const char *path, char *buf, size
 
 int proot_sock(int root, const char *path, char *why, size_t whylen)
 {
+	struct statfs sf;
 	struct stat st;
 	int fd = open_in_root(root, "admin socket", path, why, whylen);
 
@@ -155,6 +158,12 @@ int proot_sock(int root, const char *path, char *why, size_t whylen)
 			 proot_kind(st.st_mode));
 		close(fd);
 		return -ENOTSOCK;
+	}
+	if (!fstatfs(fd, &sf) && sf.f_type == FUSE_SUPER_MAGIC) {
+		snprintf(why, whylen, "admin socket %.120s is on a FUSE file system: not "
+			 "connected to (a stalled mount would hold osdhist)", path);
+		close(fd);
+		return -EREMOTE;
 	}
 	return fd;
 }

@@ -38,7 +38,9 @@ ssize_t proot_read(int root, const char *what, const char *path, char *buf, size
 
 /* An O_PATH descriptor of the socket at path inside root, checked
  * S_ISSOCK on the opened object (connect through it: the object checked is
- * the object connected to), or -errno: -ENOTSOCK for anything else. */
+ * the object connected to), or -errno: -ENOTSOCK for anything else, -EREMOTE
+ * for a socket on a FUSE file system (connecting would ask that file
+ * system, which may never answer). */
 int proot_sock(int root, const char *path, char *why, size_t whylen);
 
 /* The error for "not a regular file": Linux has no EFTYPE. */
