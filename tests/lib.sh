@@ -42,6 +42,11 @@
 #                      there, 1 after 60 s (deriving and attaching on a
 #                      loaded CI host has taken more than 10 s) or once PID
 #                      has exited without it; WAITED is the seconds it took.
+# fake_claimant DIR ARG...  a process named ceph-osd (DIR/ceph-osd, a copy
+#                      of bash: a binary osdhist refuses) whose command line
+#                      ends in ARG... (--id N claims osd.N), blocked in a
+#                      read on DIR/fifo: no child to outlive the test.  In
+#                      the background; FAKE_PID is its pid.
 # osd_stand_in DIR [ROOT]  DIR/ceph-hold, an --osd-wrap that never starts
 #                      the OSD: named ceph-* (as cluster.sh's launch wants),
 #                      blocked in a builtin read on DIR/fifo, no child to
@@ -327,6 +332,12 @@ wait_line() { # FILE PATTERN [PID]
     done
     WAITED=$((SECONDS - start))
     grep -q -- "$2" "$1" 2>/dev/null
+}
+
+fake_claimant() { # DIR ARG...
+    mkdir -p "$1" && cp /bin/bash "$1/ceph-osd" && mkfifo "$1/fifo" || return 1
+    "$1/ceph-osd" -c 'exec 3<>"$0"; read -r -u 3 _' "$1/fifo" "${@:2}" &
+    FAKE_PID=$!
 }
 
 osd_stand_in() { # DIR [ROOT]

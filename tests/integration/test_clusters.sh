@@ -96,11 +96,8 @@ check_eq "Prometheus: no osd.$ID series without a cluster" \
 	"$(grep "{ceph_daemon=\"osd.$ID\"" "$W/osdhist.prom" | grep -vc "{ceph_daemon=\"osd.$ID\",cluster=\"")" 0
 
 # --- a true duplicate: a third process claiming cluster A's osd.ID
-mkdir -p "$W/dup"
-cp /bin/bash "$W/dup/ceph-osd"
-mkfifo "$W/dup/fifo"	# read blocks on it for ever: no child to outlive the test
-"$W/dup/ceph-osd" -c 'exec 3<>"$0"; read -r -u 3 _' "$W/dup/fifo" --id "$ID" --fsid "$FSID_A" &
-DUP=$!
+fake_claimant "$W/dup" --id "$ID" --fsid "$FSID_A" || fail "the third process starts"
+DUP=$FAKE_PID
 sleep 1.5	# a rescan (1 s) sees it
 oh_snap >/dev/null
 l=$(oh_snap) || { fail "snapshot"; finish; }

@@ -83,10 +83,8 @@ ID=$(random_first_id)
 FAKES=()
 "$W/bomb/ceph-osd" 100000 & FAKES+=($!)
 "$W/bomb32/ceph-osd" 100000 & FAKES+=($!)
-cp /bin/bash "$W/dup/ceph-osd"
-mkfifo "$W/dup/fifo"	# read blocks on it for ever: no child to outlive the test
-"$W/dup/ceph-osd" -c 'exec 3<>"$0"; read -r -u 3 _' "$W/dup/fifo" --id "$ID" &
-DUP=$! FAKES+=($!)
+fake_claimant "$W/dup" --id "$ID" || fail "the fake claiming osd.$ID starts"
+DUP=$FAKE_PID FAKES+=("$FAKE_PID")
 cp /bin/sleep "$W/fake/ceph-osd"
 for i in $(seq 300); do "$W/fake/ceph-osd" 100000 & FAKES+=($!); done
 for i in $(seq 70); do
