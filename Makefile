@@ -131,6 +131,11 @@ $(OUT)/unit_tests: $(UNIT_SRCS) $(wildcard tests/unit/*.h) $(LIB_OBJS)
 	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit $(UNIT_SRCS) $(LIB_OBJS) \
 		$(LDLIBS) -lcmocka -o $@
 
+# The verifier's stack depth of every program in every variant
+# (tests/integration/test_stack.sh)
+$(OUT)/stack_depth: tests/stack/stack_depth.c $(OUT)/osdhist.skel.h | build-deps
+	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $< $(LDLIBS) -o $@
+
 # --- make static: build/osdhist-static, one binary for every glibc --------
 # Linked -static-pie (PIE and ASLR kept, no interpreter, no NEEDED): the
 # .deb and the RPM ship it as /usr/bin/osdhist, so one build installs on
@@ -299,7 +304,8 @@ fuzz: deps $(OUT)/fuzz_binary $(OUT)/fuzz_binary_cov $(FUZZ_TEXT:%=$(OUT)/%)
 # The one test command (README, .ci/run): unit tests, then integration tests
 # on throwaway clusters, then one summary line.  TESTS="core cli" picks some.
 test: deps
-	@$(MAKE) --no-print-directory osdhist $(OUT)/unit_tests $(OUT)/osdhist-testhooks
+	@$(MAKE) --no-print-directory osdhist $(OUT)/unit_tests $(OUT)/osdhist-testhooks \
+		$(OUT)/stack_depth
 	@tests/run-all.sh
 
 demo: deps

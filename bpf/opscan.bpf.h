@@ -44,14 +44,17 @@ static __always_inline __u32 ptr_u32(const __u64 p[2], __u32 off)
 
 /* The number of a call name in its process, found or made; CALLS_MAX when
  * the process has numbered as many as it may, or the map is full. */
-static __always_inline __u32 call_number(struct op_counts *oc, struct call_key *k)
+static __always_inline __u32 call_number(struct call_key *k)
 {
 	__u32 *n = bpf_map_lookup_elem(&calls, k);
+	struct op_counts *oc;
 	__u32 mine;
 
 	if (n)
 		return *n;
-	if (oc->calls_next >= CALLS_MAX)
+	/* the process's counter is in its tail entry, front row or not */
+	oc = value_of(&opcounts, &k->tgid);
+	if (!oc || oc->calls_next >= CALLS_MAX)
 		return CALLS_MAX;
 	mine = __sync_fetch_and_add(&oc->calls_next, 1);
 	if (mine >= CALLS_MAX)
@@ -102,7 +105,7 @@ static __always_inline __u32 call_index(struct scan_ctx *c, __u32 off)
 	if (!data || n < 1 || n > CALL_NAME_BYTES ||
 	    bpf_probe_read_user(k->name, n, (void *)(data + poff)))
 		return OPI_0x1401;
-	return OPI_CALL_FIRST + call_number(c->oc, k);
+	return OPI_CALL_FIRST + call_number(k);
 }
 
 /* Op i of the message, in sb: counted under its code (a call under its
@@ -160,7 +163,7 @@ __noinline int scan_ops(const struct binary_row *r, __u32 pid,
 		count(H_OPS_CUT);
 		n = OSDHIST_OPS_MAX;
 	}
-	c.oc = value_of(&opcounts, &pid);
+	c.oc = opc_of(pid);
 	len = (__u64)n * c.stride;	/* <= OSDHIST_OPS_MAX * OSDOP_STRIDE_MAX */
 	barrier_var(len);	/* keep the bound for the verifier */
 	if (!sb || !c.oc || len > SCRATCH_BYTES ||

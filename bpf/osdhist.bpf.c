@@ -10,7 +10,6 @@
 #include "opscan.bpf.h"
 #include "slowops.bpf.h"
 
-
 /* The end where Ceph counts the op: record it and leave a done mark for
  * _unregistered (an entry made at enqueue_op is marked in place). */
 static __always_inline int success_end(__u32 ri, __u64 op, bool subop,
@@ -24,7 +23,9 @@ static __always_inline int success_end(__u32 ri, __u64 op, bool subop,
 	__u64 tag;
 	int put;
 
-	if (view_op(r, op, &v, sb))
+	/* a client op's Message window holds its op vector's address: read
+	 * it only when the vector is (op types, or the slowest ops) */
+	if (view_op(r, op, &v, sb, !subop && (op_types || slow_k)))
 		return count(H_READ_FAIL);
 	if (!traced(r, v.recv))
 		return 0;
@@ -71,12 +72,13 @@ static __always_inline int success_end(__u32 ri, __u64 op, bool subop,
 SEC("uprobe")
 int BPF_KPROBE(op_done, void *pg, void *op)
 {
-	struct scratch_buf *sb = op_types || slow_k ? take_scratch() : NULL;
+	struct scratch_buf *sb = take_scratch();
 	__u32 ri = row_index(ctx);	/* once: it is a helper call */
 	int ret;
 
-	if (sb)
-		sb->cand.row = ri;
+	if (!sb)
+		return count(H_READ_FAIL);
+	sb->cand.row = ri;
 	ret = success_end(ri, (__u64)op, false, sb);
 
 	drop_scratch(sb);
@@ -93,11 +95,14 @@ int BPF_KPROBE(subop_done, void *backend, void **rmref)
 {
 	__u32 ri = row_index(ctx);
 	__u64 rm = read_u64(rmref);
+	struct scratch_buf *sb;
+	int ret;
 
-	if (!rm)
+	if (!rm || !(sb = take_scratch()))
 		return count(H_READ_FAIL);
-	return success_end(ri, read_u64((void *)(rm + rows[ri].offs.repmod_op)), true,
-			   NULL);
+	ret = success_end(ri, read_u64((void *)(rm + rows[ri].offs.repmod_op)), true, sb);
+	drop_scratch(sb);
+	return ret;
 }
 
 /*
@@ -115,6 +120,7 @@ int BPF_KPROBE(op_unregistered, void *op)
 	__u32 ri;
 	struct op_key key = { .tgid = tgid(), .op = (__u64)op };
 	struct op_state *st = NULL;
+	struct scratch_buf *sb;
 	struct op_view v;
 	__u8 cls, optype = OPTYPE_ALL;
 
@@ -140,7 +146,8 @@ int BPF_KPROBE(op_unregistered, void *op)
 	 * one more helper call. */
 	ri = row_index(ctx);
 	r = &rows[ri];
-	if (view_op(r, key.op, &v, NULL))
+	sb = take_scratch();
+	if (view_op(r, key.op, &v, sb, false))
 		count(H_READ_FAIL);
 	else if (!followed(v.type))
 		count(H_IGNORED);
@@ -153,23 +160,19 @@ int BPF_KPROBE(op_unregistered, void *op)
 			cls = CLASS_PG;
 		else
 			cls = CLASS_ERROR;
-		struct scratch_buf *sb = NULL;
-
-		if ((op_types || slow_k) && v.type == MSG_OSD_OP)
-			sb = take_scratch();
 		if (op_types && v.type == MSG_OSD_OP) {
 			view_ops(r, &v);
 			/* a PG op is not a failure: Ceph never counts it */
 			optype = scan_ops(r, key.tgid, &v, cls == CLASS_ERROR, sb);
 		}
-		if (sb)
-			sb->cand.row = ri;
+		sb->cand.row = ri;
 		slow_prepare(r, sb, key.tgid, cls, optype);
 		record_op(key.tgid, cls, optype, &v, st, sb);
-		slow_check(sb, &v);
-		drop_scratch(sb);
+		if (v.type == MSG_OSD_OP)
+			slow_check(sb, &v);
 		count(H_ERROR_END);
 	}
+	drop_scratch(sb);
 	if (st && bpf_map_delete_elem(&inflight, &key) == 0)
 		count(H_REMOVED);
 	return 0;
@@ -187,9 +190,12 @@ int BPF_KPROBE(op_enqueue, void *osd, void **opref)
 	struct binary_row *r = row(ctx);
 	struct op_key key = { .tgid = tgid(), .op = read_u64(opref) };
 	struct op_state st = { .pool = -1 };
+	struct scratch_buf *sb = take_scratch();
 	struct op_view v;
+	int bad = view_op(r, key.op, &v, sb, false);
 
-	if (view_op(r, key.op, &v, NULL))
+	drop_scratch(sb);
+	if (bad)
 		return count(H_READ_FAIL);
 	if (!followed(v.type) || v.recv < r->open_rt || v.recv >= r->close_rt)
 		return 0;	/* counted at its end */

@@ -13,6 +13,9 @@
  * runs the same program: each user of a buffer takes a slot first. */
 struct scratch_buf {
 	__u64 busy;
+	/* An end's OpRequest and Message windows (view_op), off the stack:
+	 * the stack is the verifier's 512 bytes for three frames */
+	__u8 win[READ_WINDOW_MAX];
 	__u8 b[SCRATCH_BYTES];
 	/* For call ops, off the stack (the callers of scan_ops fill it):
 	 * what call_index() reads, and its name and buffer::ptr. */
@@ -103,47 +106,47 @@ static __always_inline __u64 sbuf_u64(const __u8 *sb, __u32 rel)
 	return *(const __u64 *)(sb + (rel & (SCRATCH_BYTES - 8)));
 }
 
-/* The op's fields.  With sb, the op is known to be a client op (its
- * success end): the Message window read, into sb, is the one with
- * recv_stamp and MOSDOp::ops. */
-static __always_inline int view_op(struct binary_row *r, __u64 op,
-				   struct op_view *v, struct scratch_buf *sbuf)
+/* The op's fields, its windows read into sb.  A client op's success end
+ * (client) reads the Message window with recv_stamp and MOSDOp::ops, into
+ * sb->b, where scan_ops finds the vector's address. */
+static __always_inline int view_op(struct binary_row *r, __u64 op, struct op_view *v,
+				   struct scratch_buf *sb, bool client)
 {
-	__u8 buf[READ_WINDOW_MAX];
 	__u32 len, off;
 
 	v->op = op;
 	v->ops = v->ops_end = 0;
+	if (!sb)
+		return -1;
+	sb->nops = 0;	/* no op of a vector read yet (scan_ops) */
 	len = r->opw_len;
 	if (!op || len > READ_WINDOW_MAX ||
-	    bpf_probe_read_user(buf, len, (void *)(op + r->opw_off)))
+	    bpf_probe_read_user(sb->win, len, (void *)(op + r->opw_off)))
 		return -1;
-	v->msg = win_u64(buf, r->offs.op_request - r->opw_off);
-	v->rmw = win_u64(buf, r->offs.op_rmw - r->opw_off);
-	v->deq = win_utime(buf, r->offs.op_dequeued - r->opw_off);
+	v->msg = win_u64(sb->win, r->offs.op_request - r->opw_off);
+	v->rmw = win_u64(sb->win, r->offs.op_rmw - r->opw_off);
+	v->deq = win_utime(sb->win, r->offs.op_dequeued - r->opw_off);
 	if (!v->msg)
 		return -1;
-	if (sbuf && r->cmsgw_len) {
-		__u8 *sb = sbuf->b;
-
+	if (client && r->cmsgw_len) {
 		len = r->cmsgw_len;
 		off = r->cmsgw_off;
 		if (len > SCRATCH_BYTES ||
-		    bpf_probe_read_user(sb, len, (void *)(v->msg + off)))
+		    bpf_probe_read_user(sb->b, len, (void *)(v->msg + off)))
 			return -1;
 		v->type = MSG_OSD_OP;
-		v->ops = sbuf_u64(sb, r->offs.mosdop_ops - off);
-		v->ops_end = sbuf_u64(sb, r->offs.mosdop_ops + 8 - off);
-		v->recv = utime_ns(sbuf_u64(sb, r->offs.msg_recv - off));
+		v->ops = sbuf_u64(sb->b, r->offs.mosdop_ops - off);
+		v->ops_end = sbuf_u64(sb->b, r->offs.mosdop_ops + 8 - off);
+		v->recv = utime_ns(sbuf_u64(sb->b, r->offs.msg_recv - off));
 		return v->recv ? 0 : -1;
 	}
 	len = r->msgw_len;
 	off = r->msgw_off;
 	if (len > READ_WINDOW_MAX ||
-	    bpf_probe_read_user(buf, len, (void *)(v->msg + off)))
+	    bpf_probe_read_user(sb->win, len, (void *)(v->msg + off)))
 		return -1;
-	v->type = (__u16)win_u64(buf, r->offs.msg_type - off);
-	v->recv = win_utime(buf, r->offs.msg_recv - off);
+	v->type = (__u16)win_u64(sb->win, r->offs.msg_type - off);
+	v->recv = win_utime(sb->win, r->offs.msg_recv - off);
 	return v->recv ? 0 : -1;
 }
 

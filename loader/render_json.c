@@ -77,6 +77,9 @@ static void print_health(FILE *f, const struct report *r)
 			(unsigned long long)h->keys[i], keymap_name[i],
 			(unsigned long long)h->keys_max[i]);
 	fprintf(f, ",\"slow_unread\":%llu", (unsigned long long)h->slow_unread);
+	fprintf(f, ",\"front_rows\":%u,\"front_rows_max\":%u,\"opc_rows\":%u,"
+		"\"opc_rows_max\":%u", h->front_rows, h->front_rows_max, h->opc_rows,
+		h->opc_rows_max);
 	/* OSD ids more than one process claims (proctable.h) */
 	fprintf(f, ",\"duplicate_ids\":%d,\"duplicate_id_list\":[", h->dup.n);
 	for (int i = 0; i < h->dup.n && i < DUP_IDS_LISTED; i++)

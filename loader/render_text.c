@@ -236,12 +236,14 @@ static void print_health(FILE *f, const struct health_report *h)
 	struct loader_loss ll[NR_LOADER_LOSSES];
 
 	fprintf(f, "%shealth: %d osd, %d binary, ops %llu done + %llu error ends, "
-		"in flight %llu/%llu, hist keys %llu/%llu, ignored msgs %llu",
+		"in flight %llu/%llu, hist keys %llu/%llu, per-CPU rows %u/%u "
+		"(tail ops %llu), ignored msgs %llu",
 		losses ? "!! " : "", h->osds, h->binaries,
 		(unsigned long long)h->bpf[H_DONE],
 		(unsigned long long)h->bpf[H_ERROR_END],
 		(unsigned long long)h->inflight, (unsigned long long)h->inflight_max,
 		(unsigned long long)h->hists, (unsigned long long)h->hists_max,
+		h->front_rows, h->front_rows_max, (unsigned long long)h->bpf[H_TAIL],
 		(unsigned long long)h->bpf[H_IGNORED]);
 	print_http(f, h);
 	print_dup(f, &h->dup);

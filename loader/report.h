@@ -82,6 +82,8 @@ struct health_report {
 	__u64 inflight_max;
 	__u64 hists;		/* histogram keys in use now, both maps */
 	__u64 hists_max;
+	/* per-CPU front rows in use now (maps/osdhist.h), and how many */
+	__u32 front_rows, front_rows_max, opc_rows, opc_rows_max;
 	__u64 keys[NR_KEYMAPS];	/* ... per map, and op-code counter keys */
 	__u64 keys_max[NR_KEYMAPS];
 	int osds;		/* ceph-osd processes found now, traced or not */

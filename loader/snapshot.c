@@ -19,6 +19,7 @@
 #include "calls.h"
 #include "ceph/procs.h"
 #include "deadkeys.h"
+#include "front.h"
 #include "inflight.h"
 #include "snapshot.h"
 #include "stats.h"
@@ -159,14 +160,57 @@ static int osd_of_key(struct tracer *t, __u32 tgid, bool *alive)
 	return osd == OSD_NONE ? OSD_UNKNOWN : osd;
 }
 
-/* One histogram map; phase0 is the phase of its values' h[0]. */
+/* Ops of a key's first phase (PHASE_TOTAL in hists): the sum of its
+ * buckets. */
+static __u64 pair_ops(const struct hist_pair *v)
+{
+	__u64 n = 0;
+
+	for (__u32 b = 0; b < NR_BUCKETS; b++)
+		n += v->buckets[0][b];
+	return n;
+}
+
+/* One key's two phases (phase0 is the phase of val's first), from the
+ * tail or summed over a front row's CPUs, into its series: live, or
+ * retired when its process has exited; held apart while its process is
+ * undecided (OSD_HELD). */
+static int take_hist(struct tracer *t, const struct hist_key *key,
+		     const struct hist_pair *val, __u8 phase0, int osd, bool alive)
+{
+	static struct hist h[2];
+	struct hist_key k;
+	int err = 0;
+
+	for (int p = 0; p < 2; p++) {
+		h[p].count = 0;
+		h[p].sum_ns = val->sum_ns[p];
+		for (__u32 b = 0; b < NR_BUCKETS; b++)
+			h[p].count += h[p].buckets[b] = val->buckets[p][b];
+	}
+	if (osd == OSD_HELD) {	/* kept in the maps until decided */
+		if (phase0 == PHASE_TOTAL && (key->optype == OPTYPE_ALL || !t->opt->pool))
+			t->snap.held_ops += h[0].count;
+		return 0;
+	}
+	if (osd == OSD_UNKNOWN && !alive && phase0 == PHASE_TOTAL &&
+	    (key->optype == OPTYPE_ALL || !t->opt->pool))
+		t->snap.unknown_ops += h[0].count;
+	k = *key;
+	k.optype = op_id(t, key->tgid, key->optype);
+	for (int p = 0; p < 2 && !err; p++)
+		err = fold(t, &k, osd, phase0 + p, &h[p], alive);
+	return err;
+}
+
+/* One tail histogram map; phase0 is the phase of its values' h[0].  The
+ * busy keys of live, known OSDs are candidates for a front row. */
 static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 phase0,
 			 __u64 *nkeys, size_t *deferred)
 {
 	int fd = map->fd;
 	static struct hist_pair val;
-	static struct hist h[2];
-	struct hist_key key, k;
+	struct hist_key key;
 	struct dead_keys dead;
 	int err = 0;
 
@@ -179,36 +223,60 @@ static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 ph
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;	/* deleted under us */
 		(*nkeys)++;
-		for (int p = 0; p < 2; p++) {
-			h[p].count = 0;
-			h[p].sum_ns = val.sum_ns[p];
-			for (__u32 b = 0; b < NR_BUCKETS; b++)
-				h[p].count += h[p].buckets[b] = val.buckets[p][b];
-		}
 		osd = osd_of_key(t, key.tgid, &alive);
-		if (osd == OSD_HELD) {	/* kept in the map until decided */
-			if (phase0 == PHASE_TOTAL &&
-			    (key.optype == OPTYPE_ALL || !t->opt->pool))
-				t->snap.held_ops += h[0].count;
-			continue;
-		}
-		if (!alive && !dead_keys_room(&dead)) {	/* retired next time */
-			alive = true;
+		if (osd != OSD_HELD && !alive && !dead_keys_room(&dead)) {
+			alive = true;	/* retired next time */
 			(*deferred)++;
 		}
-		if (osd == OSD_UNKNOWN && !alive && phase0 == PHASE_TOTAL &&
-		    (key.optype == OPTYPE_ALL || !t->opt->pool))
-			t->snap.unknown_ops += h[0].count;
-		k = key;
-		k.optype = op_id(t, key.tgid, key.optype);
-		for (int p = 0; p < 2 && !err; p++)
-			err = fold(t, &k, osd, phase0 + p, &h[p], alive);
+		err = take_hist(t, &key, &val, phase0, osd, alive);
 		if (err)
 			break;
+		if (osd == OSD_HELD)
+			continue;
 		if (!alive)
 			dead_keys_add(&dead, &key);
+		else if (phase0 == PHASE_TOTAL && osd != OSD_UNKNOWN &&
+			 front_candidate(&t->hfront, &key, pair_ops(&val)))
+			err = -ENOMEM;
 	}
 	dead_delete(&dead, fd, nkeys);
+	return err;
+}
+
+/* The histograms' front rows: each summed over the CPUs, a dead
+ * process's read a last time, then freed. */
+static int read_hist_front(struct tracer *t)
+{
+	struct front *f = &t->hfront;
+	static struct hist_pair val;
+	static struct { struct hist_key key; __u32 row; } gone[FRONT_ROWS_MAX];
+	struct hist_key key;
+	int err = 0, ngone = 0;
+	__u32 row;
+
+	map_for_each_key(f->slots_fd, key) {
+		bool alive;
+		int osd;
+
+		if (bpf_map_lookup_elem(f->slots_fd, &key, &row))
+			continue;
+		osd = osd_of_key(t, key.tgid, &alive);
+		for (int i = 0; i < (t->opt->phases ? 2 : 1) && !err; i++) {
+			err = front_sum(f, i, row, (__u64 *)&val);
+			if (!err)
+				err = take_hist(t, &key, &val, i ? PHASE_EXECUTE : PHASE_TOTAL,
+						osd, alive);
+		}
+		if (err)
+			break;
+		if (osd != OSD_HELD && !alive && ngone < FRONT_ROWS_MAX) {
+			gone[ngone].key = key;
+			gone[ngone++].row = row;
+		}
+	}
+	/* after the walk: a deleted slot would send it back to the first */
+	for (int i = 0; i < ngone && !err; i++)
+		front_retire(f, &gone[i].key, gone[i].row);
 	return err;
 }
 
@@ -219,10 +287,14 @@ static int read_hists(struct tracer *t, __u64 nkeys[NR_KEYMAPS], size_t *deferre
 	for (int i = 0; i < t->snap.nseries; i++)
 		memset(&t->snap.series[i].live, 0, sizeof(t->snap.series[i].live));
 	t->snap.held_ops = 0;
-	err = read_hist_map(t, &t->bpf.hists, PHASE_TOTAL, &nkeys[KM_HISTS], deferred);
+	err = read_hist_front(t);
+	if (!err)
+		err = read_hist_map(t, &t->bpf.hists, PHASE_TOTAL, &nkeys[KM_HISTS], deferred);
 	if (!err)
 		err = read_hist_map(t, &t->bpf.phase_hists, PHASE_EXECUTE,
 				    &nkeys[KM_PHASE_HISTS], deferred);
+	if (!err)
+		front_promote(&t->hfront);
 	return err;
 }
 
@@ -267,6 +339,63 @@ static void opc_add_bpf(struct tracer *t, struct op_counts *dst,
 	}
 }
 
+/* Ops counted by code in a process's counters. */
+static __u64 opc_ops(const struct op_counts *v)
+{
+	__u64 n = 0;
+
+	for (int i = 0; i < NR_OPTYPES; i++)
+		n += v->ops[i];
+	return n;
+}
+
+/* One process's op-code counters, from the tail or a front row, into its
+ * OSD's (live or retired); -ENOMEM. */
+static int take_opc(struct tracer *t, __u32 tgid, const struct op_counts *val,
+		    int osd, bool alive)
+{
+	struct opc_acc *a;
+
+	if (osd == OSD_HELD)
+		return 0;
+	a = opc_of(t, osd);
+	if (!a)
+		return -ENOMEM;
+	opc_add_bpf(t, alive ? &a->live : &a->retired, val, tgid);
+	return 0;
+}
+
+/* The op-code counters' front rows, as the histograms'. */
+static int read_opc_front(struct tracer *t)
+{
+	struct front *f = &t->ofront;
+	static struct op_counts val;
+	static struct { __u32 key, row; } gone[OPC_ROWS_MAX];
+	int err = 0, ngone = 0;
+	__u32 key, row;
+
+	map_for_each_key(f->slots_fd, key) {
+		bool alive;
+		int osd;
+
+		if (bpf_map_lookup_elem(f->slots_fd, &key, &row))
+			continue;
+		osd = osd_of_key(t, key, &alive);
+		err = front_sum(f, 0, row, (__u64 *)&val);
+		if (!err)
+			err = take_opc(t, key, &val, osd, alive);
+		if (err)
+			break;
+		if (osd != OSD_HELD && !alive && ngone < OPC_ROWS_MAX) {
+			gone[ngone].key = key;
+			gone[ngone++].row = row;
+		}
+	}
+	for (int i = 0; i < ngone && !err; i++)
+		front_retire(f, &gone[i].key, gone[i].row);
+	return err;
+}
+
 /* The op-code counters, per OSD; those of exited processes are retired,
  * then deleted, as for the histograms. */
 static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
@@ -275,17 +404,19 @@ static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 	__u32 key;
 	static struct op_counts val;
 	struct dead_keys dead;
-	int err = 0;
+	int err;
 
 	dead_init(&dead, &t->bpf.opcounts, sizeof(key));
 
 	for (int i = 0; i < t->snap.nopc; i++)
 		memset(&t->snap.opc[i].live, 0, sizeof(t->snap.opc[i].live));
+	err = read_opc_front(t);
 	map_for_each_key(fd, key) {
-		struct opc_acc *a;
 		bool alive;
 		int osd;
 
+		if (err)
+			break;
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;
 		(*nkeys)++;
@@ -296,16 +427,16 @@ static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 			alive = true;
 			(*deferred)++;
 		}
-		a = opc_of(t, osd);
-		if (!a) {
-			err = -ENOMEM;
-			break;
-		}
-		opc_add_bpf(t, alive ? &a->live : &a->retired, &val, key);
-		if (!alive)
+		err = take_opc(t, key, &val, osd, alive);
+		if (!err && !alive)
 			dead_keys_add(&dead, &key);
+		else if (!err && osd != OSD_UNKNOWN &&
+			 front_candidate(&t->ofront, &key, opc_ops(&val)))
+			err = -ENOMEM;
 	}
 	dead_delete(&dead, fd, nkeys);
+	if (!err)
+		front_promote(&t->ofront);
 	return err;
 }
 
@@ -512,6 +643,10 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 	h->inflight = tracer_scan_inflight(t, &h->inflight_max);
 	h->hists = nkeys[KM_HISTS] + nkeys[KM_PHASE_HISTS];
 	h->hists_max = h->keys_max[KM_HISTS] + h->keys_max[KM_PHASE_HISTS];
+	h->front_rows = t->hfront.in_use;
+	h->front_rows_max = t->hfront.nrows;
+	h->opc_rows = t->ofront.in_use;
+	h->opc_rows_max = t->ofront.nrows;
 	count_evicted(t, h, h->bpf[H_ENTRIES], h->inflight);
 	h->reaped = t->inf.reaped_lost;
 	sampler_health(&t->smp, h);

@@ -126,6 +126,24 @@ size_t testhook_dead_keys(size_t real)
 	n = strtoul(spec, &end, 10);
 	return *end || n > real ? real : n;
 }
+
+__u32 testhook_front_rows(__u32 real)
+{
+	const char *spec = getenv("OSDHIST_TEST_FRONT_ROWS");
+	char *end;
+	unsigned long n;
+
+	if (!spec || !*spec)
+		return real;
+	n = strtoul(spec, &end, 10);
+	if (*end || n < 1 || n > real) {
+		fprintf(stderr, "osdhist: OSDHIST_TEST_FRONT_ROWS=%s ignored (1 to %u)\n",
+			spec, real);
+		return real;
+	}
+	fprintf(stderr, "osdhist: test hook: %lu front rows\n", n);
+	return n;
+}
 #else
 void testhook_offsets(struct osd_offsets *o)
 {
@@ -155,6 +173,11 @@ int testhook_pid_errno(int real)
 }
 
 size_t testhook_dead_keys(size_t real)
+{
+	return real;
+}
+
+__u32 testhook_front_rows(__u32 real)
 {
 	return real;
 }

@@ -62,4 +62,12 @@ int testhook_pid_errno(int real);
  */
 size_t testhook_dead_keys(size_t real);
 
+/*
+ * OSDHIST_TEST_FRONT_ROWS=N gives the histograms and the op-code counters
+ * N per-CPU front rows each (at most what the loader would), so that keys
+ * take the shared tail and move from it to the front: the exactness tests
+ * then prove both paths.  Said on stderr when applied.
+ */
+__u32 testhook_front_rows(__u32 real);
+
 #endif

@@ -71,6 +71,46 @@ static void lend_handles(struct tracer *t)
 	h->start_probe = s->rodata->start_probe;
 }
 
+/* The per-CPU front rows, sized for the possible CPUs before the load
+ * (maps/osdhist.h: FRONT_BYTES of copies each). */
+static void size_fronts(struct tracer *t)
+{
+	struct osdhist_bpf *s = t->skel;
+	int ncpus = libbpf_num_possible_cpus();
+	__u32 h, o;
+
+	t->ncpus = ncpus > 0 ? ncpus : 1;
+	h = testhook_front_rows(front_rows_for(sizeof(struct hist_pair),
+					       t->opt->phases ? 2 : 1, t->ncpus,
+					       FRONT_ROWS_MAX));
+	o = testhook_front_rows(front_rows_for(sizeof(struct op_counts), 1, t->ncpus,
+					       OPC_ROWS_MAX));
+	bpf_map__set_max_entries(s->maps.front_slots, h);
+	bpf_map__set_max_entries(s->maps.front, h);
+	bpf_map__set_max_entries(s->maps.phase_front, t->opt->phases ? h : 1);
+	bpf_map__set_max_entries(s->maps.opc_slots, o);
+	bpf_map__set_max_entries(s->maps.opc_front, o);
+}
+
+static int init_fronts(struct tracer *t)
+{
+	struct osdhist_bpf *s = t->skel;
+	const struct bpf_map *ph = t->opt->phases ? s->maps.phase_front : NULL;
+
+	if (front_init(&t->hfront, bpf_map__fd(s->maps.front_slots),
+		       bpf_map__fd(s->maps.front), ph ? bpf_map__fd(ph) : -1,
+		       sizeof(struct hist_key), sizeof(struct hist_pair),
+		       bpf_map__max_entries(s->maps.front), t->ncpus) ||
+	    front_init(&t->ofront, bpf_map__fd(s->maps.opc_slots),
+		       bpf_map__fd(s->maps.opc_front), -1, sizeof(__u32),
+		       sizeof(struct op_counts), bpf_map__max_entries(s->maps.opc_front),
+		       t->ncpus)) {
+		fprintf(stderr, "osdhist: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
 int tracer_open(struct tracer *t, const struct trace_config *opt,
 		const struct kfeatures *kf)
 {
@@ -103,6 +143,7 @@ int tracer_open(struct tracer *t, const struct trace_config *opt,
 	t->skel->rodata->have_tai = kf->have[KF_TAI];
 	t->skel->rodata->have_loop = kf->have[KF_LOOP];
 	t->skel->rodata->slow_k = opt->slowest;
+	size_fronts(t);
 	multi = !strcmp(t->variant.uprobes, "multi");
 	if (multi) {
 		struct bpf_program *p;
@@ -125,6 +166,8 @@ int tracer_open(struct tracer *t, const struct trace_config *opt,
 	}
 	if (opt->verbose)
 		say_loaded(t);
+	if (init_fronts(t))
+		return -1;
 	lend_handles(t);
 	binaries_init(&t->bins, &t->bpf, opt, multi);
 	return 0;
@@ -133,6 +176,8 @@ int tracer_open(struct tracer *t, const struct trace_config *opt,
 void tracer_close(struct tracer *t)
 {
 	binaries_close(&t->bins);
+	front_free(&t->hfront);
+	front_free(&t->ofront);
 	osdhist_bpf__destroy(t->skel);
 	snapshots_free(&t->snap);
 	memset(t, 0, sizeof(*t));

@@ -17,6 +17,8 @@
  *                      and op-code counters, the report's deltas
  *   struct inflight_counts  inflight.h, inflight.c: what the loader
  *                      removed from the in-flight state, LRU evictions
+ *   struct front       front.h, front.c: the per-CPU front rows of the
+ *                      histograms and of the op-code counters
  *   skel, bpf, opt     tracer.c loads and unloads (and picks the kind of
  *                      uprobe), and alone knows the skeleton: the others
  *                      use its maps, programs and globals through bpf
@@ -34,6 +36,7 @@
 #include "binaries.h"
 #include "bpf_handles.h"
 #include "clock.h"
+#include "front.h"
 #include "inflight.h"
 #include "kfeatures.h"
 #include "proctable.h"
@@ -53,6 +56,9 @@ struct tracer {
 	struct sampler smp;
 	struct snapshots snap;
 	struct inflight_counts inf;
+	/* the per-CPU front rows: histograms, op-code counters */
+	struct front hfront, ofront;
+	int ncpus;		/* possible CPUs */
 };
 
 /* Loads the variant of the BPF programs that fits kf (no probe yet).  0,

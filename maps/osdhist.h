@@ -110,7 +110,12 @@ enum op_phase {
 	X(H_SLOW_BUSY, "slow_busy", 0)					\
 	/* slowest ops: a candidate that ended as the loader closed the	\
 	 * interval, not in its slowest ops */				\
-	X(H_SLOW_LATE, "slow_late", 0)
+	X(H_SLOW_LATE, "slow_late", 0)					\
+	/* ops whose histograms went (partly) to the shared tail: their	\
+	 * key had no front row (per-CPU) yet, or none was free */	\
+	X(H_TAIL, "tail_ops", 0)					\
+	/* client messages whose op codes were counted in the tail */	\
+	X(H_TAIL_OPC, "tail_opcounts", 0)
 
 #define OSDHIST_ENUM(id, name, loss) id,
 enum health { OSDHIST_HEALTH(OSDHIST_ENUM) NR_HEALTH };
@@ -130,13 +135,27 @@ enum health { OSDHIST_HEALTH(OSDHIST_ENUM) NR_HEALTH };
 
 /*
  * Map sizes.  INFLIGHT holds ops in flight on all OSDs of the host; a
- * saturated OSD has a few hundred.  The histogram maps are shared by all
- * CPUs (atomic adds) and allocate a key when it is first used, so they cost
- * what is in use, ~4 KiB a key, whatever the CPU count; their size is a
- * ceiling.  The per-OSD op-code counters are shared as well (one 2 KiB key
- * per OSD process).  The model of a large host: bench/mapmodel.py, printed
- * by make bench.
+ * saturated OSD has a few hundred.
+ *
+ * Histograms and op-code counters have a front and a tail.  The front is
+ * per-CPU rows (PERCPU_ARRAY) for the hot keys: an op adds to its CPU's
+ * copy, memory no other CPU writes, so no cache line moves between CPUs.
+ * The loader picks the keys (front_slots, opc_slots: key -> row), from the
+ * tail's busiest ones at each snapshot, and frees a row only once the
+ * process of its key has exited (no program can then be writing it): it
+ * reads the row a last time, then zeroes it.  Every other key is in the
+ * tail, hash maps shared by all CPUs (atomic adds), keys allocated when
+ * first used, so they cost what is in use whatever the CPU count; their
+ * size is a ceiling.  A key may have counts in both: the loader adds them.
+ * A front row costs its value once per possible CPU, copied at every
+ * snapshot, so the loader sizes the fronts at load time to FRONT_BYTES
+ * each (FRONT_ROWS_MAX, OPC_ROWS_MAX at most): the hottest keys get rows,
+ * and the health counters say how many ops took the tail.  The model of
+ * a large host: bench/mapmodel.py, printed by make bench.
  */
+#define FRONT_ROWS_MAX		256
+#define OPC_ROWS_MAX		64
+#define FRONT_BYTES		(32u << 20)
 #define INFLIGHT_ENTRIES	16384	/* the LRU map; the mark table: MARK_SETS */
 #define HISTS_ENTRIES		8192
 #define PHASE_HISTS_ENTRIES	8192

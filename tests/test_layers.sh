@@ -25,6 +25,7 @@ declare -A rank=(
 	[tracer]=4 [trace_config]=4 [bpf_handles]=4 [osdhist.skel]=4
 	[discover]=4 [proctable]=4 [attach]=4 [binaries]=4 [inflight]=4
 	[sample]=4 [sampler]=4 [snapshot]=4 [deadkeys]=4 [verify]=4 [claims]=4
+	[front]=4
 	# 3 the report model the core fills and the outputs render (with the
 	# self-check's lines, verify_report.h)
 	[report]=3 [stats]=3 [verify_report]=3 [calls]=3 [slowops]=3

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef OSDHIST_FRONT_H
+#define OSDHIST_FRONT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+/*
+ * The per-CPU front rows of one kind of key (maps/osdhist.h): which keys
+ * have a row, the rows summed over the CPUs, a busy tail key given a free
+ * row, a dead process's row read a last time and freed.  Values are
+ * arrays of u64 (struct hist_pair, struct op_counts), summed word by word.
+ */
+struct front {
+	int slots_fd;		/* key -> row (bpf/ reads it) */
+	int rows_fd[2];		/* per-CPU rows; [1]: the same rows' second map, or -1 */
+	__u32 key_size, value_size, nrows, in_use;
+	int ncpus;		/* possible CPUs: a per-CPU value's copies */
+	bool *used;		/* [nrows] */
+	__u64 *buf;		/* one lookup: ncpus values */
+	void *zeros;		/* ncpus values of zeros */
+	/* candidates for a row, gathered over a snapshot */
+	struct front_cand { __u64 ops; unsigned char key[32]; } *cand;
+	size_t ncand, cand_cap;
+};
+
+/* Rows for values of value_size bytes, kept in nmaps per-CPU maps over
+ * ncpus possible CPUs, within FRONT_BYTES of copies (at most max, at
+ * least 1). */
+__u32 front_rows_for(size_t value_size, int nmaps, int ncpus, __u32 max);
+
+/* 0, or -ENOMEM; fd1 < 0: one map of rows. */
+int front_init(struct front *f, int slots_fd, int fd0, int fd1, __u32 key_size,
+	       __u32 value_size, __u32 nrows, int ncpus);
+void front_free(struct front *f);
+
+/* out = row's values in map i (0 or 1) added over the CPUs; 0 or -errno. */
+int front_sum(struct front *f, int i, __u32 row, __u64 *out);
+
+/* A tail key that counted ops (ops: how many), for a row at the next
+ * front_promote().  -ENOMEM: not kept (it stays in the tail). */
+int front_candidate(struct front *f, const void *key, __u64 ops);
+
+/* Gives free rows to the candidates, the busiest first, and forgets them;
+ * returns how many got one. */
+int front_promote(struct front *f);
+
+/* A key whose process has exited, read a last time: its rows are zeroed
+ * and freed, its slot deleted. */
+void front_retire(struct front *f, const void *key, __u32 row);
+
+#endif

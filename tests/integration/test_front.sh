@@ -1,0 +1,98 @@
+#!/bin/bash
+# The per-CPU front rows and the shared tail (maps/osdhist.h): a key's ops
+# are counted exactly whichever holds them, when the key moves from the
+# tail to a front row, and when its process dies and the row is freed for
+# another.  The test build gives the histograms and the op-code counters
+# one front row each (OSDHIST_TEST_FRONT_ROWS=1), so that every move
+# happens, each at a known point:
+#   A  K canary writes: a new key, all in the tail (tail_ops + K)
+#   B  K more, after a snapshot gave the key the row: none in the tail
+#   C  the OSD restarts, daemonizing: the next snapshot frees the dead
+#      process's rows (no row in use, no key of it left in front_slots)
+#   D, E  as A and B for the new process
+# Each step's writes are osd.ID's exactly (op_w), and B's op-code counts
+# (all in a front row) equal A's (all in the tail): the same writes.
+. "$(dirname "$0")/../lib.sh"
+
+K=50
+ID=$(random_first_id)
+cluster_up --store bluestore --first-id "$ID" || { fail "cluster starts"; finish; }
+OSDHIST=$LIB_ROOT/build/osdhist-testhooks
+export OSDHIST_TEST_FRONT_ROWS=1
+oh_start --osd "$ID" 3600
+oh_wait_attached || { cat "$TERR"; fail "osdhist attached"; finish; }
+check "the test hook is applied" grep -q "test hook: 1 front rows" "$TERR"
+
+health_at() { head -n "$1" "$TOUT" | grep '"type":"health"' | tail -n 1 | jq ".$2"; }
+canary() { /usr/bin/python3 "$(dirname "$0")/rados_load.py" writes "$1" "$K" >/dev/null; }
+# op-code counts of osd.ID in lines FROM+1..TO, as "op=N,..." sorted
+opcodes() {
+	sed -n "$(($1 + 1)),$2p" "$TOUT" | jq -rs --argjson osd "$ID" '
+		[.[] | select(.type == "opcode" and .osd == $osd)] | group_by(.op)
+		| map("\(.[0].op)=\(map(.ops) | add)") | join(",")'
+}
+# osdhist's own map NAME's id, through its fds
+oh_map_id() {
+	local f id
+	for f in /proc/"$TPID"/fdinfo/*; do
+		id=$(awk '/^map_id:/ {print $2}' "$f" 2>/dev/null)
+		[ -n "$id" ] || continue
+		[ "$(bpftool map show id "$id" -j | jq -r .name)" = "$1" ] && { echo "$id"; return 0; }
+	done
+	return 1
+}
+SLOTS=$(oh_map_id front_slots)
+check "found osdhist's front_slots map ($SLOTS)" [ -n "$SLOTS" ]
+slot_tgids() { bpftool map dump id "$SLOTS" -j | jq -c '[.[].formatted.key.tgid]'; }
+
+# step NAME TAG TAIL: K canary writes; checks exact counts and the tail
+step() {
+	local w0 w1 l0 l1 t0 t1 o0 o1
+	w0=$(perf_counter "$ID" osd op_w)
+	l0=$(oh_snap) || { fail "$1: snapshot"; finish; }
+	canary "$2" || fail "$1: canary writes"
+	w1=$(perf_counter "$ID" osd op_w)
+	l1=$(oh_snap) || { fail "$1: snapshot"; finish; }
+	t0=$(health_at "$l0" tail_ops) t1=$(health_at "$l1" tail_ops)
+	o0=$(health_at "$l0" tail_opcounts) o1=$(health_at "$l1" tail_opcounts)
+	check_eq "$1: op_w delta = $K canaries" "$((w1 - w0))" "$K"
+	check_eq "$1: osdhist writes of osd.$ID = op_w delta" "$(oh_count "$l0" "$l1" "$ID" write)" "$((w1 - w0))"
+	check_eq "$1: nothing else on osd.$ID" "$(oh_count "$l0" "$l1" "$ID" "")" "$((w1 - w0))"
+	check_eq "$1: ops that took the tail" "$((t1 - t0))" "$3"
+	check_eq "$1: messages whose op codes took the tail" "$((o1 - o0))" "$3"
+	check_eq "$1: one front row of one, after its snapshot" \
+		"$(health_at "$l1" front_rows)/$(health_at "$l1" front_rows_max)" 1/1
+	check_eq "$1: no op lost" "$(health_at "$l1" losses)" 0
+	OPC=$(opcodes "$l0" "$l1") L1=$l1
+}
+
+step "A (tail)" a "$K"
+opc_a=$OPC
+step "B (front row)" b 0
+check_eq "B's op-code counts (front) = A's (tail)" "$OPC" "$opc_a"
+check "A's op codes were counted" [ -n "$opc_a" ]
+old=$(osd_pid "$ID")
+check_eq "the row is the OSD's" "$(slot_tgids)" "[$old]"
+
+if ! "$CLUSTER_SH" restart-osd "$CLUSTER_DIR" "$ID" --daemonize >/dev/null; then
+	fail "restart of osd.$ID"
+	finish
+fi
+new=$(osd_pid "$ID")
+while kill -0 "$old" 2>/dev/null; do sleep 0.05; done
+wait_line "$TERR" "pid .* forked pid $new" "$TPID"
+l=$(oh_snap) || { fail "snapshot after the restart"; finish; }
+check_eq "C: the dead process's rows are free" \
+	"$(health_at "$l" front_rows) $(health_at "$l" opc_rows)" "0 0"
+check_eq "C: no key of it left in front_slots" "$(slot_tgids)" "[]"
+check_eq "C: the writes of both processes are osd.$ID's, each once" \
+	"$(oh_count 0 "$l" "$ID" write)" "$((2 * K))"
+
+step "D (tail, new process)" d "$K"
+step "E (front row, new process)" e 0
+check_eq "E's op-code counts = A's" "$OPC" "$opc_a"
+check_eq "the row is the new process's" "$(slot_tgids)" "[$new]"
+check_eq "every canary write counted once, under osd.$ID" "$(oh_count 0 "$L1" "$ID" write)" "$((4 * K))"
+kill -INT "$TPID"; wait "$TPID"
+check_eq "osdhist exits 0" "$?" 0
+finish
