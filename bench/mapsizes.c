@@ -10,12 +10,12 @@
 
 /* bpf/osdhist.bpf.c's struct scratch (the value of map scratch), which
  * maps/osdhist.h only sizes: SCRATCH_SLOTS slots, each a busy word, a
- * buffer, a call's arguments (struct call_args: a u64 and nine u32, 48
+ * window buffer (READ_WINDOW_MAX), a buffer, a call's arguments (struct call_args: a u64 and nine u32, 48
  * bytes aligned), its struct call_key, a buffer::ptr (16 bytes), the
  * slowest ops' nops (u32, padded), candidate (a u64, a u32, four u8) and
  * hobject_t bytes (HOBJ_WINDOW + 16).  bench/report.py checks it against
  * the loaded map's value size. */
-#define SCRATCH_VALUE	(SCRATCH_SLOTS * (8 + SCRATCH_BYTES + 48 + sizeof(struct call_key) + \
+#define SCRATCH_VALUE	(SCRATCH_SLOTS * (8 + READ_WINDOW_MAX + SCRATCH_BYTES + 48 + sizeof(struct call_key) + \
 				      16 + 8 + 16 + HOBJ_WINDOW + 16))
 /* bpf/'s map zero: the largest of struct hist_pair, op_counts, slow_sets */
 #define MAX2(a, b)	((a) > (b) ? (a) : (b))
@@ -32,7 +32,8 @@ int main(void)
 	       "\"nr_opcodes\":%d,\"inflight_entries\":%d,"
 	       "\"hists_entries\":%d,\"phase_hists_entries\":%d,"
 	       "\"opcount_entries\":%d,\"slow_sets\":%zu,\"slow_filter\":%zu,"
-	       "\"slowops_entries\":%d}\n",
+	       "\"slowops_entries\":%d,\"front_rows_max\":%d,\"opc_rows_max\":%d,"
+	       "\"front_bytes\":%u}\n",
 	       sizeof(struct op_key), sizeof(struct op_state),
 	       sizeof(struct hist_key), sizeof(struct hist),
 	       sizeof(struct hist_pair), sizeof(struct op_counts), SCRATCH_VALUE,
@@ -40,6 +41,7 @@ int main(void)
 	       sizeof(struct binary_row), MAX_BINARIES,
 	       NR_BUCKETS, NR_HEALTH, NR_CLASSES, NR_OPCODES, INFLIGHT_ENTRIES,
 	       HISTS_ENTRIES, PHASE_HISTS_ENTRIES, OPCOUNT_ENTRIES,
-	       sizeof(struct slow_sets), sizeof(struct slow_filter), SLOWOPS_ENTRIES);
+	       sizeof(struct slow_sets), sizeof(struct slow_filter), SLOWOPS_ENTRIES,
+	       FRONT_ROWS_MAX, OPC_ROWS_MAX, FRONT_BYTES);
 	return 0;
 }

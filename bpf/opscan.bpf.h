@@ -24,7 +24,8 @@ struct {
 /* What the per-op step of scan_ops needs. */
 struct scan_ctx {
 	struct scratch_buf *sb;
-	struct op_counts *oc;
+	struct op_counts *oc;	/* the tail's, or */
+	struct front_opc *fo;	/* a front row's */
 	/* u16: the verifier counts this struct in the stack of three frames */
 	__u16 stride, rvo;	/* <= OSDOP_STRIDE_MAX */
 	__u16 failed;
@@ -122,9 +123,15 @@ static int scan_one(__u32 i, struct scan_ctx *c)
 		ix = call_index(c, off);
 	ix &= OPCOUNT_SLOTS - 1;
 
-	__sync_fetch_and_add(&c->oc->ops[ix], 1);
-	if (c->failed || rval < 0)
-		__sync_fetch_and_add(&c->oc->failed[ix], 1);
+	if (c->fo) {
+		__sync_fetch_and_add(&c->fo->ops[ix], 1);
+		if (c->failed || rval < 0)
+			__sync_fetch_and_add(&c->fo->failed[ix], 1);
+	} else if (c->oc) {
+		__sync_fetch_and_add(&c->oc->ops[ix], 1);
+		if (c->failed || rval < 0)
+			__sync_fetch_and_add(&c->oc->failed[ix], 1);
+	}
 	osdhist_op_type_step(&c->type, ix);
 	return 0;
 }
@@ -163,10 +170,9 @@ __noinline int scan_ops(const struct binary_row *r, __u32 pid,
 		count(H_OPS_CUT);
 		n = OSDHIST_OPS_MAX;
 	}
-	c.oc = opc_of(pid);
 	len = (__u64)n * c.stride;	/* <= OSDHIST_OPS_MAX * OSDOP_STRIDE_MAX */
 	barrier_var(len);	/* keep the bound for the verifier */
-	if (!sb || !c.oc || len > SCRATCH_BYTES ||
+	if (!sb || opc_of(pid, &c.oc, &c.fo) || len > SCRATCH_BYTES ||
 	    bpf_probe_read_user(sb->b, len, (void *)ops))
 		goto unseen;
 	c.sb = sb;

@@ -37,9 +37,10 @@ static __always_inline int success_end(__u32 ri, __u64 op, bool subop,
 	if (!subop)
 		optype = scan_ops(r, key.tgid, &v, 0, sb);
 	cls = subop ? CLASS_SUBOP : classify(v.rmw);
+	note_op(sb, key.tgid, cls, optype);
 	if (!subop)
-		slow_prepare(r, sb, key.tgid, cls, optype);
-	record_op(key.tgid, cls, optype, &v, st, sb);
+		slow_prepare(r, sb);
+	record_op(&v, st, sb);
 	if (!subop)
 		slow_check(sb, &v);
 	count(H_DONE);
@@ -166,8 +167,9 @@ int BPF_KPROBE(op_unregistered, void *op)
 			optype = scan_ops(r, key.tgid, &v, cls == CLASS_ERROR, sb);
 		}
 		sb->cand.row = ri;
-		slow_prepare(r, sb, key.tgid, cls, optype);
-		record_op(key.tgid, cls, optype, &v, st, sb);
+		note_op(sb, key.tgid, cls, optype);
+		slow_prepare(r, sb);
+		record_op(&v, st, sb);
 		if (v.type == MSG_OSD_OP)
 			slow_check(sb, &v);
 		count(H_ERROR_END);

@@ -25,7 +25,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, FRONT_ROWS_MAX);
 	__type(key, __u32);
-	__type(value, struct hist_pair);
+	__type(value, struct front_pair);
 } front SEC(".maps");
 
 /* --phases: the same rows' execute and commit (1 row without it) */
@@ -33,7 +33,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, FRONT_ROWS_MAX);
 	__type(key, __u32);
-	__type(value, struct hist_pair);
+	__type(value, struct front_pair);
 } phase_front SEC(".maps");
 
 /* The op-code counters' front: a row per hot OSD process (key: tgid). */
@@ -48,7 +48,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, OPC_ROWS_MAX);
 	__type(key, __u32);
-	__type(value, struct op_counts);
+	__type(value, struct front_opc);
 } opc_front SEC(".maps");
 
 /* The tail: every key without a row, shared by all CPUs, keys allocated
@@ -121,93 +121,118 @@ static __always_inline void *value_of(void *map, const void *key)
  * another OSD thread's on the same CPU: atomic adds, on a line no other
  * CPU writes (a tail key's line is every CPU's).  count is left to the
  * loader (the sum of the buckets): one add less. */
-static __always_inline void add(struct hist_pair *p, __u32 ph, __u64 ns)
+static __always_inline __u32 bucket_of(__u64 ns)
 {
 	__u32 idx = osdhist_bucket(ns);
 
-	if (idx >= NR_BUCKETS)
-		idx = NR_BUCKETS - 1;
-	__sync_fetch_and_add(&p->sum_ns[ph & 1], ns);
-	__sync_fetch_and_add(&p->buckets[ph & 1][idx], 1);
+	return idx < NR_BUCKETS ? idx : NR_BUCKETS - 1;
 }
 
-/* Where an op's phases of key go: its front row on this CPU, or the tail
- * (*tail set). */
-static __always_inline struct hist_pair *hist_of(void *front_map, void *tail_map,
-						 const struct hist_key *key,
-						 const __u32 *row, bool *tail)
+#define HIST_PHASES	1	/* hist_add's which: phase_front, phase_hists */
+#define HIST_HAS1	2	/* ... and ns1 is a phase to add */
+
+/*
+ * Two phases of a key, ns0 and (HIST_HAS1) ns1: into its front row on this
+ * CPU (row: the key's front_slots value, or NULL), or into its tail
+ * entry; 1 if the tail's.  A global function, as scan_ops: the verifier
+ * walks its front and tail paths once, not once per combination of the
+ * keys an op updates (-P --phases passed its million instructions).
+ */
+__noinline int hist_add(const struct hist_key *key, const __u32 *row, __u32 which,
+			__u64 ns0, __u64 ns1)
 {
-	struct hist_pair *p = row ? bpf_map_lookup_elem(front_map, row) : NULL;
+	void *front_map = which & HIST_PHASES ? (void *)&phase_front : (void *)&front;
+	void *tail_map = which & HIST_PHASES ? (void *)&phase_hists : (void *)&hists;
+	struct front_pair *f = row ? bpf_map_lookup_elem(front_map, row) : NULL;
+	__u32 b0 = bucket_of(ns0), b1 = bucket_of(ns1);
+	struct hist_pair *t;
 
-	if (p)
-		return p;
-	*tail = true;
-	return value_of(tail_map, key);
+	if (!key)
+		return 0;
+	if (f) {
+		__sync_fetch_and_add(&f->sum_ns[0], ns0);
+		__sync_fetch_and_add(&f->buckets[0][b0], 1);
+		if (which & HIST_HAS1) {
+			__sync_fetch_and_add(&f->sum_ns[1], ns1);
+			__sync_fetch_and_add(&f->buckets[1][b1], 1);
+		}
+		return 0;
+	}
+	t = value_of(tail_map, key);
+	if (!t)
+		return 1;
+	__sync_fetch_and_add(&t->sum_ns[0], ns0);
+	__sync_fetch_and_add(&t->buckets[0][b0], 1);
+	if (which & HIST_HAS1) {
+		__sync_fetch_and_add(&t->sum_ns[1], ns1);
+		__sync_fetch_and_add(&t->buckets[1][b1], 1);
+	}
+	return 1;
 }
 
-static __always_inline void record2(struct hist_pair *p, __u64 ns0, __u64 ns1, bool has1)
-{
-	if (!p)
-		return;
-	add(p, 0, ns0);
-	if (has1)
-		add(p, 1, ns1);
-}
-
-/* The key's total and queue, and with --phases its execute and commit. */
-static __always_inline bool record_key(const struct hist_key *key, __u64 total,
-				       __u64 queue, bool ph, __u64 exec, __u64 commit,
-				       bool sub)
+/* The key's total and queue, and (ph, with --phases) its execute and
+ * commit (sub: a commit); 1 if any went to the tail. */
+static __always_inline int record_key(const struct hist_key *key, __u64 total,
+				      __u64 queue, bool ph, __u64 exec, __u64 commit,
+				      bool sub)
 {
 	const __u32 *row = bpf_map_lookup_elem(&front_slots, key);
-	bool tail = false;
+	int tail = hist_add(key, row, HIST_HAS1, total, queue);
 
-	record2(hist_of(&front, &hists, key, row, &tail), total, queue, true);
 	if (phases && ph)
-		record2(hist_of(&phase_front, &phase_hists, key, row, &tail),
-			exec, commit, sub);
+		tail |= hist_add(key, row, HIST_PHASES | (sub ? HIST_HAS1 : 0), exec, commit);
 	return tail;
 }
 
-/* The op-code counters of process pid: its front row on this CPU, or its
- * tail entry (counted as the tail). */
-static __always_inline struct op_counts *opc_of(__u32 pid)
+/* The op-code counters of process pid: its front row on this CPU (*fo),
+ * or else its tail entry (*oc; counted as the tail).  -1: neither. */
+static __always_inline int opc_of(__u32 pid, struct op_counts **oc, struct front_opc **fo)
 {
 	const __u32 *row = bpf_map_lookup_elem(&opc_slots, &pid);
-	struct op_counts *oc = row ? bpf_map_lookup_elem(&opc_front, row) : NULL;
 
-	if (oc)
-		return oc;
+	*oc = NULL;
+	*fo = row ? bpf_map_lookup_elem(&opc_front, row) : NULL;
+	if (*fo)
+		return 0;
 	count(H_TAIL_OPC);
-	return value_of(&opcounts, &pid);
+	*oc = value_of(&opcounts, &pid);
+	return *oc ? 0 : -1;
 }
 
 /*
- * Every phase of an op that ends now, all on Ceph's clock (REALTIME).  Total
+ * Every phase of the op in sb (note_op) that ends now, all on Ceph's clock
+ * (REALTIME).  Total
  * is Ceph's own op latency, now - recv_stamp; queue ends at the
  * dequeued_time stamp OSD::dequeue_op wrote (0: the op never left the
  * queue); with --phases, execute runs from there to the write's
- * submit_transaction (or the end), commit from there to the end.
+ * submit_transaction (or the end), commit from there to the end.  A global
+ * function, as scan_ops: the verifier walks its front and tail paths once,
+ * not once per path of each caller (-P --phases passed its million
+ * instructions otherwise).
  */
-static __always_inline void record_op(__u32 pid, __u8 cls, __u8 optype,
-				      const struct op_view *v,
-				      const struct op_state *st, struct scratch_buf *sb)
+__noinline int record_op(const struct op_view *v, const struct op_state *st,
+			 struct scratch_buf *sb)
 {
-	__u64 rt = now_rt(), total = rt > v->recv ? rt - v->recv : 0;
-	__u64 deq = dequeued(v, rt);
-	__u64 sub = st ? st->submit_rt : 0;
-	struct hist_key key = { .tgid = pid, .cls = cls, .optype = optype,
-				.pool = -1 };
+	struct hist_key key = { .pool = -1 };
+	__u64 rt, total, deq, sub;
+	__u8 optype;
+	int tail = 0;
 
-	bool tail = false;
-
-	if (sb)
-		sb->cand.total = total;	/* for the slowest ops: the same value */
+	if (!v || !sb)
+		return 0;
+	key.tgid = sb->cand.pid;	/* note_op() */
+	key.cls = sb->cand.cls;
+	key.optype = optype = sb->cand.optype;
+	rt = now_rt();
+	total = rt > v->recv ? rt - v->recv : 0;
+	deq = dequeued(v, rt);
+	sub = st ? st->submit_rt : 0;
+	sb->cand.total = total;	/* for the slowest ops: the same value */
 	if (sub && (sub < deq || sub > rt))
 		sub = 0;
 	if (split_pool) {
 		if (optype != OPTYPE_ALL)
-			tail |= record_key(&key, total, deq - v->recv, false, 0, 0, false);
+			tail = record_key(&key, total, deq - v->recv, false, 0, 0, false);
 		key.optype = OPTYPE_ALL;
 		key.pool = st ? st->pool : -1;
 	}
@@ -215,6 +240,7 @@ static __always_inline void record_op(__u32 pid, __u8 cls, __u8 optype,
 			   rt - sub, sub);
 	if (tail)
 		count(H_TAIL);
+	return 0;
 }
 
 #endif /* OSDHIST_RECORD_BPF_H */

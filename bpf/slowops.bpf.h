@@ -195,15 +195,9 @@ __noinline int slow_note(struct scratch_buf *sb, const struct op_view *v)
 /* Before the op is recorded: whether it may be a candidate, and what it
  * is (cand.row, the binary's index in rows[], is set when sb is taken). */
 static __always_inline void slow_prepare(const struct binary_row *r,
-					 struct scratch_buf *sb, __u32 pid, __u8 cls,
-					 __u8 optype)
+					 struct scratch_buf *sb)
 {
-	if (!sb)
-		return;
 	sb->cand.on = slow_k && r->slow;
-	sb->cand.pid = pid;
-	sb->cand.cls = cls;
-	sb->cand.optype = optype;
 }
 
 /* After, with the latency the histogram got (record_op put it there). */

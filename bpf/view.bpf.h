@@ -32,6 +32,10 @@ struct scratch_buf {
 	 * histograms are, so that the callers keep nothing on the stack
 	 * across that: it is all used) */
 	__u32 nops;
+	/* The op being recorded (note_op), which record_op reads, and
+	 * the slowest ops' candidate: its latency, set by record_op
+	 * before the slowest ops look (so that the callers keep nothing
+	 * on the stack across that) */
 	struct {
 		__u64 total;
 		__u32 pid;
@@ -55,6 +59,16 @@ struct {
 	__type(value, struct scratch);
 } scratch SEC(".maps");
 
+
+/* Who the op is, for record_op and the slowest ops (in sb: a global
+ * function takes five arguments at most). */
+static __always_inline void note_op(struct scratch_buf *sb, __u32 pid, __u8 cls,
+				    __u8 optype)
+{
+	sb->cand.pid = pid;
+	sb->cand.cls = cls;
+	sb->cand.optype = optype;
+}
 
 /* What an end needs from its OpRequest and Message: two user memory reads,
  * one per object, over the windows the loader computed (each field read on

@@ -14,32 +14,40 @@
 #include "osdhist.h"
 #include "front.h"
 
-__u32 front_rows_for(size_t value_size, int nmaps, int ncpus, __u32 max)
+__u32 front_rows_for(size_t bytes, size_t value_size, int nmaps, int ncpus, __u32 max)
 {
 	size_t per_row = value_size * (size_t)(nmaps > 0 ? nmaps : 1) *
 			 (size_t)(ncpus > 0 ? ncpus : 1);
-	size_t n = FRONT_BYTES / per_row;
+	size_t n = bytes / per_row;
 
 	return n < 1 ? 1 : n > max ? max : (__u32)n;
 }
 
 int front_init(struct front *f, int slots_fd, int fd0, int fd1, __u32 key_size,
-	       __u32 value_size, __u32 nrows, int ncpus)
+	       __u32 n64, __u32 n32, __u32 nrows, int ncpus)
 {
+	size_t counters = 2 * (size_t)nrows * n32;
+
 	memset(f, 0, sizeof(*f));
 	f->slots_fd = slots_fd;
 	f->rows_fd[0] = fd0;
 	f->rows_fd[1] = fd1;
 	f->key_size = key_size;
-	f->value_size = value_size;
+	f->n64 = n64;
+	f->n32 = n32;
+	/* the kernel copies each CPU's value 8-byte aligned */
+	f->value_size = (8 * n64 + 4 * n32 + 7) / 8 * 8;
 	f->nrows = nrows;
 	f->ncpus = ncpus;
-	if (key_size > sizeof(f->cand->key) || value_size % 8)
+	if (key_size > sizeof(f->cand->key))
 		return -EINVAL;
 	f->used = calloc(nrows, sizeof(*f->used));
-	f->buf = malloc((size_t)ncpus * value_size);
-	f->zeros = calloc(ncpus, value_size);
-	if (!f->used || !f->buf || !f->zeros) {
+	f->buf = malloc((size_t)ncpus * f->value_size);
+	f->zeros = calloc(ncpus, f->value_size);
+	f->last = calloc(counters, sizeof(*f->last));
+	f->sum32 = calloc(n32 ? n32 : 1, sizeof(*f->sum32));
+	f->acc = calloc(counters, sizeof(*f->acc));
+	if (!f->used || !f->buf || !f->zeros || !f->last || !f->sum32 || !f->acc) {
 		front_free(f);
 		return -ENOMEM;
 	}
@@ -51,25 +59,43 @@ void front_free(struct front *f)
 	free(f->used);
 	free(f->buf);
 	free(f->zeros);
+	free(f->last);
+	free(f->sum32);
+	free(f->acc);
 	free(f->cand);
 	memset(f, 0, sizeof(*f));
 }
 
+void front_fold(struct front *f, int i, __u32 row, const void *cpus, __u64 *out)
+{
+	size_t at = ((size_t)(i & 1) * f->nrows + row) * f->n32;
+	const char *b = cpus;
+
+	memset(out, 0, f->n64 * sizeof(*out));
+	memset(f->sum32, 0, f->n32 * sizeof(*f->sum32));
+	for (int c = 0; c < f->ncpus; c++, b += f->value_size) {
+		const __u64 *w64 = (const __u64 *)b;
+		const __u32 *w32 = (const __u32 *)(b + 8 * f->n64);
+
+		for (__u32 w = 0; w < f->n64; w++)
+			out[w] += w64[w];
+		for (__u32 w = 0; w < f->n32; w++)
+			f->sum32[w] += w32[w];	/* mod 2^32 */
+	}
+	for (__u32 w = 0; w < f->n32; w++) {
+		f->acc[at + w] += (__u32)(f->sum32[w] - f->last[at + w]);
+		f->last[at + w] = f->sum32[w];
+		out[f->n64 + w] = f->acc[at + w];
+	}
+}
+
 int front_sum(struct front *f, int i, __u32 row, __u64 *out)
 {
-	size_t words = f->value_size / 8;
-
 	if (row >= f->nrows || f->rows_fd[i & 1] < 0)
 		return -EINVAL;
 	if (bpf_map_lookup_elem(f->rows_fd[i & 1], &row, f->buf))
 		return -errno;
-	memcpy(out, f->buf, f->value_size);
-	for (int c = 1; c < f->ncpus; c++) {
-		const __u64 *v = f->buf + (size_t)c * words;
-
-		for (size_t w = 0; w < words; w++)
-			out[w] += v[w];
-	}
+	front_fold(f, i, row, f->buf, out);
 	return 0;
 }
 
@@ -129,10 +155,15 @@ void front_retire(struct front *f, const void *key, __u32 row)
 	if (row >= f->nrows || !f->used[row])
 		return;
 	bpf_map_delete_elem(f->slots_fd, key);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
+		size_t at = ((size_t)i * f->nrows + row) * f->n32;
+
 		if (f->rows_fd[i] >= 0 &&
 		    bpf_map_update_elem(f->rows_fd[i], &row, f->zeros, BPF_ANY))
 			return;	/* not zero: never given again */
+		memset(f->last + at, 0, f->n32 * sizeof(*f->last));
+		memset(f->acc + at, 0, f->n32 * sizeof(*f->acc));
+	}
 	f->used[row] = false;
 	f->in_use--;
 }

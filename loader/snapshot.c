@@ -381,6 +381,7 @@ static int read_opc_front(struct tracer *t)
 		if (bpf_map_lookup_elem(f->slots_fd, &key, &row))
 			continue;
 		osd = osd_of_key(t, key, &alive);
+		val.calls_next = 0;	/* the tail's: front_sum fills ops, failed */
 		err = front_sum(f, 0, row, (__u64 *)&val);
 		if (!err)
 			err = take_opc(t, key, &val, osd, alive);

@@ -80,11 +80,11 @@ static void size_fronts(struct tracer *t)
 	__u32 h, o;
 
 	t->ncpus = ncpus > 0 ? ncpus : 1;
-	h = testhook_front_rows(front_rows_for(sizeof(struct hist_pair),
+	h = testhook_front_rows(front_rows_for(FRONT_BYTES, sizeof(struct front_pair),
 					       t->opt->phases ? 2 : 1, t->ncpus,
 					       FRONT_ROWS_MAX));
-	o = testhook_front_rows(front_rows_for(sizeof(struct op_counts), 1, t->ncpus,
-					       OPC_ROWS_MAX));
+	o = testhook_front_rows(front_rows_for(OPC_FRONT_BYTES, sizeof(struct front_opc),
+					       1, t->ncpus, OPC_ROWS_MAX));
 	bpf_map__set_max_entries(s->maps.front_slots, h);
 	bpf_map__set_max_entries(s->maps.front, h);
 	bpf_map__set_max_entries(s->maps.phase_front, t->opt->phases ? h : 1);
@@ -99,11 +99,11 @@ static int init_fronts(struct tracer *t)
 
 	if (front_init(&t->hfront, bpf_map__fd(s->maps.front_slots),
 		       bpf_map__fd(s->maps.front), ph ? bpf_map__fd(ph) : -1,
-		       sizeof(struct hist_key), sizeof(struct hist_pair),
+		       sizeof(struct hist_key), 2, 2 * NR_BUCKETS,
 		       bpf_map__max_entries(s->maps.front), t->ncpus) ||
 	    front_init(&t->ofront, bpf_map__fd(s->maps.opc_slots),
 		       bpf_map__fd(s->maps.opc_front), -1, sizeof(__u32),
-		       sizeof(struct op_counts), bpf_map__max_entries(s->maps.opc_front),
+		       0, 2 * OPCOUNT_SLOTS, bpf_map__max_entries(s->maps.opc_front),
 		       t->ncpus)) {
 		fprintf(stderr, "osdhist: out of memory\n");
 		return -1;
@@ -154,7 +154,9 @@ int tracer_open(struct tracer *t, const struct trace_config *opt,
 
 	err = osdhist_bpf__load(t->skel);
 	if (err) {
-		if (err == -EPERM || err == -EACCES)
+		/* EACCES is also the verifier's refusal: only EPERM is the
+		 * caller's lack of rights */
+		if (err == -EPERM)
 			fprintf(stderr, "osdhist: not allowed to load BPF programs (%s); "
 				"run as root, or with CAP_BPF, CAP_PERFMON and "
 				"CAP_SYS_ADMIN\n", strerror(-err));

@@ -149,13 +149,16 @@ enum health { OSDHIST_HEALTH(OSDHIST_ENUM) NR_HEALTH };
  * size is a ceiling.  A key may have counts in both: the loader adds them.
  * A front row costs its value once per possible CPU, copied at every
  * snapshot, so the loader sizes the fronts at load time to FRONT_BYTES
- * each (FRONT_ROWS_MAX, OPC_ROWS_MAX at most): the hottest keys get rows,
- * and the health counters say how many ops took the tail.  The model of
+ * and OPC_FRONT_BYTES (FRONT_ROWS_MAX, OPC_ROWS_MAX rows at most): on a
+ * host of 128 possible CPUs, 34 histogram keys (17 with --phases) and 24
+ * OSD processes; the hottest keys get rows, and the health counters say
+ * how many ops took the tail.  The model of
  * a large host: bench/mapmodel.py, printed by make bench.
  */
 #define FRONT_ROWS_MAX		256
 #define OPC_ROWS_MAX		64
-#define FRONT_BYTES		(32u << 20)
+#define FRONT_BYTES		(8u << 20)	/* the histograms' (both maps) */
+#define OPC_FRONT_BYTES		(6u << 20)
 #define INFLIGHT_ENTRIES	16384	/* the LRU map; the mark table: MARK_SETS */
 #define HISTS_ENTRIES		8192
 #define PHASE_HISTS_ENTRIES	8192
@@ -259,6 +262,22 @@ struct hist_pair {
 };
 
 /*
+ * A front row of the histograms (maps/osdhist.h: the front): struct
+ * hist_pair with u32 buckets, half the bytes of every CPU's copy.  The
+ * loader adds the CPUs' buckets mod 2^32 and accumulates the difference
+ * from its last read, which is exact while no bucket of a row takes 2^32
+ * ops between two snapshots (4 * 10^9: over an hour at a million ops a
+ * second in one bucket of one key).
+ */
+struct front_pair {
+	__u64 sum_ns[2];
+	__u32 buckets[2][NR_BUCKETS];
+};
+_Static_assert(__builtin_offsetof(struct hist_pair, buckets) == 2 * 8 &&
+	       sizeof(struct front_pair) == 2 * 8 + 2 * NR_BUCKETS * 4,
+	       "front_pair: hist_pair's sums, then its buckets in u32");
+
+/*
  * A call op (class method: rbd.get_size, lock.lock, ...) is counted under
  * its class.method, read from the start of the op's input as Ceph's own
  * operator<<(OSDOp) prints it.  Each OSD process numbers the names it
@@ -296,6 +315,12 @@ struct op_counts {
 	__u64 calls_next;	/* call names numbered so far (may pass CALLS_MAX) */
 };
 _Static_assert(NR_OPTYPES <= OPCOUNT_SLOTS, "op_counts: too many op types");
+
+/* The op-code counters' front row: u32, read as struct front_pair's. */
+struct front_opc {
+	__u32 ops[OPCOUNT_SLOTS];
+	__u32 failed[OPCOUNT_SLOTS];
+};
 _Static_assert(NR_OPTYPES < OPTYPE_ALL, "op types: OPTYPE_ALL taken");
 
 /*

@@ -1,8 +1,8 @@
 #!/bin/bash
 # The verifier's stack depth of every BPF program in every variant the
-# loader can load (tests/stack/stack_depth.c: the kernel's own figure, all
-# functions of a program added up, which is at least its deepest call
-# chain).  The next field an op carries must find room: a program with
+# loader can load (tests/stack/stack_depth.c: the kernel's own frame of
+# each function, added up along the deepest call chain of the loaded code
+# as the verifier adds them).  The next field an op carries must find room: a program with
 # less than 64 of the verifier's 512 bytes left fails here, not at a
 # user's load.  No cluster: the programs are loaded, never attached.
 . "$(dirname "$0")/../lib.sh"

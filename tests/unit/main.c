@@ -22,6 +22,7 @@ int main(void)
 	failed += run_inflight_tests();
 	failed += run_report_tests();
 	failed += run_deadkeys_tests();
+	failed += run_front_tests();
 	failed += run_calls_tests();
 	failed += run_slowops_tests();
 	failed += run_job_tests();

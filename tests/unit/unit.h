@@ -22,6 +22,7 @@ int run_optypes_tests(void);
 int run_inflight_tests(void);
 int run_report_tests(void);
 int run_deadkeys_tests(void);
+int run_front_tests(void);
 int run_calls_tests(void);
 int run_slowops_tests(void);
 int run_job_tests(void);
