@@ -251,13 +251,29 @@ def allocated_bytes(m, ncpus, count=None, hot_cpus=None, allocs=None):
     raise ValueError("map %s: no model for type %s" % (m["name"], t))
 
 
-def osdhist_maps(sz, global_maps):
-    """osdhist's maps as maps/osdhist.h and bpf/osdhist.bpf.c define them
-    (sizes from bench/mapsizes.c), plus the skeleton's global data (.bss,
-    .rodata: as measured, they do not depend on the host)."""
+def front_rows(budget, value, nmaps, ncpus, most):
+    """Rows of a per-CPU front as the loader sizes it at load time
+    (loader/front.c front_rows_for): budget bytes of copies."""
+    return max(1, min(most, budget // (value * nmaps * ncpus)))
+
+
+def osdhist_maps(sz, global_maps, ncpus, phases):
+    """osdhist's maps as maps/osdhist.h and bpf/ define them (sizes from
+    bench/mapsizes.c) on a host of ncpus possible CPUs, with --phases or
+    not (the per-CPU fronts are sized at load time), plus the skeleton's
+    global data (.bss, .rodata: as measured, they do not depend on the
+    host)."""
     mk = lambda name, t, k, v, n, f=0: {"name": name, "type": t, "key": k, "value": v,
                                         "max_entries": n, "flags": f}
+    rows = front_rows(sz["front_bytes"], sz["front_pair"], 2 if phases else 1, ncpus,
+                      sz["front_rows_max"])
+    opc_rows = front_rows(sz["opc_front_bytes"], sz["front_opc"], 1, ncpus, sz["opc_rows_max"])
     maps = [
+        mk("front_slots", "hash", sz["hist_key"], 4, rows),
+        mk("front", "percpu_array", 4, sz["front_pair"], rows),
+        mk("phase_front", "percpu_array", 4, sz["front_pair"], rows if phases else 1),
+        mk("opc_slots", "hash", 4, 4, opc_rows),
+        mk("opc_front", "percpu_array", 4, sz["front_opc"], opc_rows),
         mk("inflight", "lru_hash", sz["op_key"], sz["op_state"], sz["inflight_entries"]),
         mk("hists", "hash", sz["hist_key"], sz["hist_pair"], sz["hists_entries"], BPF_F_NO_PREALLOC),
         mk("phase_hists", "hash", sz["hist_key"], sz["hist_pair"], sz["phase_hists_entries"],

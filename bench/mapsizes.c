@@ -33,7 +33,8 @@ int main(void)
 	       "\"hists_entries\":%d,\"phase_hists_entries\":%d,"
 	       "\"opcount_entries\":%d,\"slow_sets\":%zu,\"slow_filter\":%zu,"
 	       "\"slowops_entries\":%d,\"front_rows_max\":%d,\"opc_rows_max\":%d,"
-	       "\"front_bytes\":%u}\n",
+	       "\"front_bytes\":%u,\"opc_front_bytes\":%u,\"front_pair\":%zu,"
+	       "\"front_opc\":%zu}\n",
 	       sizeof(struct op_key), sizeof(struct op_state),
 	       sizeof(struct hist_key), sizeof(struct hist),
 	       sizeof(struct hist_pair), sizeof(struct op_counts), SCRATCH_VALUE,
@@ -42,6 +43,7 @@ int main(void)
 	       NR_BUCKETS, NR_HEALTH, NR_CLASSES, NR_OPCODES, INFLIGHT_ENTRIES,
 	       HISTS_ENTRIES, PHASE_HISTS_ENTRIES, OPCOUNT_ENTRIES,
 	       sizeof(struct slow_sets), sizeof(struct slow_filter), SLOWOPS_ENTRIES,
-	       FRONT_ROWS_MAX, OPC_ROWS_MAX, FRONT_BYTES);
+	       FRONT_ROWS_MAX, OPC_ROWS_MAX, FRONT_BYTES, OPC_FRONT_BYTES,
+	       sizeof(struct front_pair), sizeof(struct front_opc));
 	return 0;
 }

@@ -225,11 +225,14 @@ def map_memory(windows, sz, ncpus_here):
     # the definitions the large host is modelled from must be the loaded ones
     latest = next((w["maps"] for w in reversed(windows)
                    if w.get("maps") and w["variant"].startswith("osdhist")), [])
-    defs = {m["name"]: m for m in mapmodel.osdhist_maps(sz, [])}
+    # (the per-CPU fronts are sized by the CPUs and --phases: either)
+    defs = [{m["name"]: m for m in mapmodel.osdhist_maps(sz, [], ncpus_here, ph)}
+            for ph in (False, True)]
+    shape = lambda d: (d["type"], d["key"], d["value"], d["max_entries"])
     for m in latest:
-        d = defs.get(m["name"])
-        if d and (d["type"], d["key"], d["value"], d["max_entries"]) != (
-                m["type"], m["bytes_key"], m["bytes_value"], m["max_entries"]):
+        d = defs[0].get(m["name"])
+        loaded = (m["type"], m["bytes_key"], m["bytes_value"], m["max_entries"])
+        if d and loaded not in (shape(d), shape(defs[1][m["name"]])):
             mismatches.append("map %s loaded as %s %d/%d x %d, bench/mapsizes.c says %s %d/%d x %d"
                               % (m["name"], m["type"], m["bytes_key"], m["bytes_value"],
                                  m["max_entries"], d["type"], d["key"], d["value"],
@@ -239,8 +242,8 @@ def map_memory(windows, sz, ncpus_here):
         global_maps = [{"name": n, "type": "array", "bytes_key": 4, "bytes_value": 8,
                         "max_entries": 1, "flags": mapmodel.BPF_F_MMAPABLE}
                        for n in (".bss", ".rodata")]
-    maps = mapmodel.osdhist_maps(sz, global_maps)
     h = mapmodel.LARGE_HOST
+    maps = mapmodel.osdhist_maps(sz, global_maps, h["cpus"], "--phases" in h["args"])
     keys = mapmodel.large_host_keys(h)
     # CPUs that create keys: any CPU an OSD thread runs on may create a
     # histogram key; an opcounts or slowops key is created once per OSD
@@ -325,6 +328,12 @@ def main():
         windows = [json.loads(line) for line in f if line.strip()]
     with open(sizes_f) as f:
         sz = json.load(f)
+    # bench/front_cost.c's measurement, beside the sizes (run.sh writes both)
+    front_f = os.path.join(os.path.dirname(sizes_f), "front_cost.json")
+    front = None
+    if os.path.exists(front_f):
+        with open(front_f) as f:
+            front = json.load(f)
     summary = summarize([w for w in windows if not w.get("extra")])
     moves = move_cost(windows, os.sysconf("SC_CLK_TCK"))
     ncpus_here = possible_cpus(meta["machine"]["cpus_possible"])
@@ -433,6 +442,16 @@ def main():
                                     MAX_OPTYPES_US))
         print()
     print_map_memory(mem)
+    if front:
+        fm = front["model"]
+        print("per-CPU front rows, read at each snapshot (bench/front_cost.c): here a lookup "
+              "%d ns + %.0f ns/KiB copied, a row summed over %d CPUs %d ns (histograms) / %d ns "
+              "(op codes); modelled for %d CPUs%s, %d + %d rows: %.1f MiB copied, %.2f ms a "
+              "snapshot, %.2f %% of a core at 1 s" % (
+                  front["lookup_ns"], front["copy_ns_per_kib"], fm["cpus"],
+                  front["fold_ns_hist_row"], front["fold_ns_opc_row"], fm["cpus"],
+                  " with --phases" if fm["phases"] else "", fm["hist_rows"] * (2 if fm["phases"] else 1),
+                  fm["opc_rows"], fm["bytes"] / MIB, fm["ms_per_snapshot"], fm["cpu_pct_at_1s"]))
 
     # ---- targets (osdhist's default mode)
     targets = []
@@ -485,6 +504,9 @@ def main():
         if c:
             target("op types: BPF time per op %s <= +0.1 us" % what, c["us"], MAX_OPTYPES_US,
                    "us", ".3f")
+    if front:
+        target("large host: reading the per-CPU front rows at 1 s (modelled) < 0.5 %% of a core"
+               "", front["model"]["cpu_pct_at_1s"], MAX_LOADER_CPU_PCT, "%", ".2f")
     big = mem["large_host"]
     target("maps on the large host (%d OSDs, %d CPUs, %d pools), allocated <= 64 MiB" %
            (big["osds"], big["cpus"], big["pools"]), big["allocated_bytes"] / MIB,
@@ -517,7 +539,7 @@ def main():
         print("note: %s" % n)
 
     result = dict(meta)
-    result.update({"summary": summary, "move_cost": moves, "map_memory": mem,
+    result.update({"summary": summary, "move_cost": moves, "map_memory": mem, "front_cost": front,
                    "bpf_cost": {"optypes": cost_nt, "vs_prev": cost_prev}, "targets": targets,
                    "windows": [{k: w[k] for k in w if k != "maps"} for w in windows]})
     with open(out_f, "w") as f:

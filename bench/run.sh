@@ -132,6 +132,10 @@ sed "s|/usr/bin/ceph-osd|$WORK/bin/ceph-osd|" bench/peer.bt >"$WORK/peer.bt"
 
 cc -Wall -Imaps -o "$WORK/mapsizes" bench/mapsizes.c || die "cannot build bench/mapsizes.c"
 "$WORK/mapsizes" >"$WORK/mapsizes.json"
+# the per-CPU front rows' read, measured here and modelled for the large host
+cc -O3 -std=c11 -Wall -D_GNU_SOURCE -Imaps -Iloader -o "$WORK/front_cost" bench/front_cost.c \
+	loader/front.c -lbpf || die "cannot build bench/front_cost.c"
+"$WORK/front_cost" >"$WORK/front_cost.json" || die "bench/front_cost failed"
 
 # --- measuring --------------------------------------------------------------
 bench_stats_on
@@ -380,5 +384,6 @@ jq -n --arg mode "$MODE" --argjson secs "$ROUND_SECS" --argjson rounds "$ROUNDS"
 # the report's inputs, to re-run it (bench/report.py changes more often
 # than a bench run is worth repeating)
 mkdir -p "${OUT%.json}.inputs"
-cp "$WORK/meta.json" "$WORK/windows.jsonl" "$WORK/mapsizes.json" "${OUT%.json}.inputs/"
+cp "$WORK/meta.json" "$WORK/windows.jsonl" "$WORK/mapsizes.json" "$WORK/front_cost.json" \
+	"${OUT%.json}.inputs/"
 python3 bench/report.py "$WORK/meta.json" "$WORK/windows.jsonl" "$WORK/mapsizes.json" "$OUT"

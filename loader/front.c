@@ -69,23 +69,26 @@ void front_free(struct front *f)
 void front_fold(struct front *f, int i, __u32 row, const void *cpus, __u64 *out)
 {
 	size_t at = ((size_t)(i & 1) * f->nrows + row) * f->n32;
+	__u32 *restrict sum = f->sum32, n32 = f->n32, n64 = f->n64;
 	const char *b = cpus;
 
-	memset(out, 0, f->n64 * sizeof(*out));
-	memset(f->sum32, 0, f->n32 * sizeof(*f->sum32));
+	/* restrict, and each CPU's words in a loop of their own: the
+	 * compiler adds them 4 or 8 at a time (a row is 470 words a CPU) */
+	memset(out, 0, n64 * sizeof(*out));
+	memset(sum, 0, n32 * sizeof(*sum));
 	for (int c = 0; c < f->ncpus; c++, b += f->value_size) {
-		const __u64 *w64 = (const __u64 *)b;
-		const __u32 *w32 = (const __u32 *)(b + 8 * f->n64);
+		const __u64 *restrict w64 = (const __u64 *)b;
+		const __u32 *restrict w32 = (const __u32 *)(b + 8 * n64);
 
-		for (__u32 w = 0; w < f->n64; w++)
+		for (__u32 w = 0; w < n64; w++)
 			out[w] += w64[w];
-		for (__u32 w = 0; w < f->n32; w++)
-			f->sum32[w] += w32[w];	/* mod 2^32 */
+		for (__u32 w = 0; w < n32; w++)
+			sum[w] += w32[w];	/* mod 2^32 */
 	}
-	for (__u32 w = 0; w < f->n32; w++) {
-		f->acc[at + w] += (__u32)(f->sum32[w] - f->last[at + w]);
-		f->last[at + w] = f->sum32[w];
-		out[f->n64 + w] = f->acc[at + w];
+	for (__u32 w = 0; w < n32; w++) {
+		f->acc[at + w] += (__u32)(sum[w] - f->last[at + w]);
+		f->last[at + w] = sum[w];
+		out[n64 + w] = f->acc[at + w];
 	}
 }
 

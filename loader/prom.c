@@ -326,6 +326,12 @@ static void print_health(FILE *f, const struct report *r)
 	    "Histogram keys in use in the kernel map now.", h->hists);
 	one(f, "osdhist_hist_keys_capacity", "gauge",
 	    "Size of the kernel histogram map.", h->hists_max);
+	one(f, "osdhist_front_rows", "gauge",
+	    "Histogram keys with a per-CPU front row now (the rest take the "
+	    "shared tail: osdhist_tail_ops_total).", h->front_rows);
+	one(f, "osdhist_front_rows_capacity", "gauge",
+	    "Per-CPU front rows for histogram keys, as sized for the CPU count.",
+	    h->front_rows_max);
 	one(f, "osdhist_traced_processes", "gauge",
 	    "ceph-osd processes found now (traced or not).", h->osds);
 	/* An OSD running but not traced would otherwise only be a line on
