@@ -54,7 +54,7 @@ LIB_SRCS    := $(filter-out loader/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps build-deps static-deps static rpm clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate bench-loader install fuzz
+.PHONY: all deps build-deps static-deps static rpm clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate bench-loader bench-contention install fuzz
 
 all: osdhist
 
@@ -334,6 +334,12 @@ bench-waits: deps
 bench-loader: deps
 	@$(MAKE) --no-print-directory osdhist
 	@bench/loader_cost.sh
+
+# BPF ns per op with the OSD pinned to one CPU and spread, for this build
+# and OSDHIST_PREV (one with shared counters)
+bench-contention: deps
+	@$(MAKE) --no-print-directory osdhist
+	@bench/contention.sh
 
 # where the BPF time per op goes: builds with bench/ablation.patch, stage by stage
 bench-ablate: deps

@@ -120,12 +120,26 @@ static __always_inline void *value_of(void *map, const void *key)
 /* A front row is one CPU's, but a uprobe program can be preempted by
  * another OSD thread's on the same CPU: atomic adds, on a line no other
  * CPU writes (a tail key's line is every CPU's).  count is left to the
- * loader (the sum of the buckets): one add less. */
+ * loader (the sum of the buckets): one add less.  Each bucket computed
+ * where it is used: osdhist_log2's comparisons are branches to the
+ * verifier, and two buckets alive at once multiplied its states. */
 static __always_inline __u32 bucket_of(__u64 ns)
 {
 	__u32 idx = osdhist_bucket(ns);
 
 	return idx < NR_BUCKETS ? idx : NR_BUCKETS - 1;
+}
+
+static __always_inline void front_add(struct front_pair *f, __u32 ph, __u64 ns)
+{
+	__sync_fetch_and_add(&f->sum_ns[ph & 1], ns);
+	__sync_fetch_and_add(&f->buckets[ph & 1][bucket_of(ns)], 1);
+}
+
+static __always_inline void tail_add(struct hist_pair *t, __u32 ph, __u64 ns)
+{
+	__sync_fetch_and_add(&t->sum_ns[ph & 1], ns);
+	__sync_fetch_and_add(&t->buckets[ph & 1][bucket_of(ns)], 1);
 }
 
 #define HIST_PHASES	1	/* hist_add's which: phase_front, phase_hists */
@@ -144,28 +158,21 @@ __noinline int hist_add(const struct hist_key *key, const __u32 *row, __u32 whic
 	void *front_map = which & HIST_PHASES ? (void *)&phase_front : (void *)&front;
 	void *tail_map = which & HIST_PHASES ? (void *)&phase_hists : (void *)&hists;
 	struct front_pair *f = row ? bpf_map_lookup_elem(front_map, row) : NULL;
-	__u32 b0 = bucket_of(ns0), b1 = bucket_of(ns1);
 	struct hist_pair *t;
 
 	if (!key)
 		return 0;
 	if (f) {
-		__sync_fetch_and_add(&f->sum_ns[0], ns0);
-		__sync_fetch_and_add(&f->buckets[0][b0], 1);
-		if (which & HIST_HAS1) {
-			__sync_fetch_and_add(&f->sum_ns[1], ns1);
-			__sync_fetch_and_add(&f->buckets[1][b1], 1);
-		}
+		front_add(f, 0, ns0);
+		if (which & HIST_HAS1)
+			front_add(f, 1, ns1);
 		return 0;
 	}
 	t = value_of(tail_map, key);
-	if (!t)
-		return 1;
-	__sync_fetch_and_add(&t->sum_ns[0], ns0);
-	__sync_fetch_and_add(&t->buckets[0][b0], 1);
-	if (which & HIST_HAS1) {
-		__sync_fetch_and_add(&t->sum_ns[1], ns1);
-		__sync_fetch_and_add(&t->buckets[1][b1], 1);
+	if (t) {
+		tail_add(t, 0, ns0);
+		if (which & HIST_HAS1)
+			tail_add(t, 1, ns1);
 	}
 	return 1;
 }

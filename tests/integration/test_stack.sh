@@ -4,7 +4,8 @@
 # each function, added up along the deepest call chain of the loaded code
 # as the verifier adds them).  The next field an op carries must find room: a program with
 # less than 64 of the verifier's 512 bytes left fails here, not at a
-# user's load.  No cluster: the programs are loaded, never attached.
+# user's load, and so does one that makes the verifier walk more than half
+# of its million instructions.  No cluster: the programs are loaded, never attached.
 . "$(dirname "$0")/../lib.sh"
 
 lib_mktemp WORK -d
@@ -17,9 +18,11 @@ SD=$LIB_ROOT/build/stack_depth
 "$SD" 64 >"$WORK/out" 2>"$WORK/err"
 rc=$?
 sed 's/^/# /' "$WORK/out" "$WORK/err"
-check_eq "every variant loads, every program has >= 64 bytes left (exit 0)" "$rc" 0
+check_eq "every variant loads, every program has >= 64 bytes left and < 500k instructions (exit 0)" "$rc" 0
 check_eq "5 variants x 5 programs measured" "$(grep -c ' left$' "$WORK/out")" 25
 least=$(awk '{ print $(NF-1) }' "$WORK/out" | sort -n | head -1)
+most=$(awk '{ for (i = 1; i < NF; i++) if ($(i + 1) == "insns,") print $i }' "$WORK/out" | sort -n | tail -1)
+echo "# most instructions walked: $most"
 echo "# least headroom: $least bytes"
 check "the largest variant keeps >= 96 bytes (got $least)" test "${least:--1}" -ge 96
 # the check can fail: asking for more headroom than any program can have

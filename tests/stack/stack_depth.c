@@ -10,9 +10,10 @@
  * program's own code (bpf-to-bpf calls, and callbacks such as bpf_loop's,
  * which the verifier counts as calls) and its BTF function list, and the
  * deepest is added up the same way.  Prints one line per variant and
- * program; exits 1 if any has less than MIN_HEADROOM bytes left (argv[1],
- * 64 by default), 2 if a variant does not load or its call graph cannot
- * be read.
+ * program, with the instructions the verifier walked; exits 1 if any has
+ * less than MIN_HEADROOM bytes left (argv[1], 64 by default) or made the
+ * verifier walk more than MAX_WALKED instructions, 2 if a variant does
+ * not load or its call graph cannot be read.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,9 @@ static int quiet(enum libbpf_print_level l, const char *f, va_list a)
 }
 
 #define MAX_FUNCS	16
+/* The verifier gives up at 1,000,000 instructions walked: a program past
+ * half of it has no room for the next feature either. */
+#define MAX_WALKED	500000
 
 /* The frames of the log's last "stack depth" line, in function order, and
  * that line's numbers as the kernel wrote them; their count, or -1. */
@@ -92,6 +96,16 @@ static int chain(int f, int n, const int depth[], bool calls[][MAX_FUNCS])
 				most = d;
 		}
 	return round32(depth[f]) + most;
+}
+
+/* Instructions the verifier walked for program fd (Linux 5.16); 0: not said. */
+static __u32 walked(int fd)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	return bpf_prog_get_info_by_fd(fd, &info, &len) ? 0 : info.verified_insns;
 }
 
 /* The stack of program fd's deepest call chain, as the verifier adds it;
@@ -185,6 +199,7 @@ static int run(const struct variant *v, int min_headroom)
 	bpf_object__for_each_program(p, s->obj) {
 		char frames[64] = "?";
 		int depth[MAX_FUNCS], n = frames_of(logs[i++], depth, frames, sizeof(frames));
+		__u32 insns;
 		int d = n > 0 ? deepest(bpf_program__fd(p), depth, n) : -1;
 
 		if (d < 0) {
@@ -193,9 +208,10 @@ static int run(const struct variant *v, int min_headroom)
 			bad = 2;
 			continue;
 		}
-		printf("%-44s %-16s %4d bytes deepest (frames %s), %4d left\n", v->name,
-		       bpf_program__name(p), d, frames, BPF_STACK - d);
-		if (BPF_STACK - d < min_headroom && !bad)
+		insns = walked(bpf_program__fd(p));
+		printf("%-44s %-16s %7u insns, %4d bytes deepest (frames %s), %4d left\n",
+		       v->name, bpf_program__name(p), insns, d, frames, BPF_STACK - d);
+		if ((BPF_STACK - d < min_headroom || insns > MAX_WALKED) && !bad)
 			bad = 1;
 	}
 	osdhist_bpf__destroy(s);
@@ -214,7 +230,8 @@ int main(int argc, char **argv)
 			rc = r;
 	}
 	if (rc == 1)
-		fprintf(stderr, "stack_depth: a program has less than %d bytes of the verifier's %d left\n",
-			min_headroom, BPF_STACK);
+		fprintf(stderr, "stack_depth: a program has less than %d bytes of the verifier's "
+			"%d left, or made it walk more than %d instructions\n", min_headroom,
+			BPF_STACK, MAX_WALKED);
 	return rc;
 }
