@@ -76,20 +76,31 @@ const char *testhook_kernel_release(const char *real)
 	return fake && *fake ? fake : real;
 }
 
-__u32 testhook_mark_ways(__u32 real)
+/* A count in environment variable name, lo to hi: true and *n, or false
+ * (unset; or out of range, said if say). */
+static bool env_count(const char *name, unsigned long lo, unsigned long hi, bool say,
+		      unsigned long *n)
 {
-	const char *spec = getenv("OSDHIST_TEST_MARK_WAYS");
+	const char *spec = getenv(name);
 	char *end;
-	unsigned long n;
 
 	if (!spec || !*spec)
+		return false;
+	*n = strtoul(spec, &end, 10);
+	if (!*end && *n >= lo && *n <= hi)
+		return true;
+	if (say)
+		fprintf(stderr, "osdhist: TEST HOOK: %s='%s' is not %lu..%lu; ignored\n",
+			name, spec, lo, hi);
+	return false;
+}
+
+__u32 testhook_mark_ways(__u32 real)
+{
+	unsigned long n;
+
+	if (!env_count("OSDHIST_TEST_MARK_WAYS", 0, real, true, &n))
 		return real;
-	n = strtoul(spec, &end, 10);
-	if (*end || n > real) {
-		fprintf(stderr, "osdhist: TEST HOOK: OSDHIST_TEST_MARK_WAYS='%s' is not "
-			"0..%u; ignored\n", spec, real);
-		return real;
-	}
 	fprintf(stderr, "osdhist: TEST HOOK: %lu of %u ways of each mark set "
 		"(OSDHIST_TEST_MARK_WAYS)\n", n, real);
 	return n;
@@ -117,31 +128,18 @@ int testhook_pid_errno(int real)
 
 size_t testhook_dead_keys(size_t real)
 {
-	const char *spec = getenv("OSDHIST_TEST_DEAD_KEYS");
-	char *end;
 	unsigned long n;
 
-	if (!spec || !*spec)
-		return real;
-	n = strtoul(spec, &end, 10);
-	return *end || n > real ? real : n;
+	return env_count("OSDHIST_TEST_DEAD_KEYS", 0, real, false, &n) ? n : real;
 }
 
 __u32 testhook_front_rows(__u32 real)
 {
-	const char *spec = getenv("OSDHIST_TEST_FRONT_ROWS");
-	char *end;
 	unsigned long n;
 
-	if (!spec || !*spec)
+	if (!env_count("OSDHIST_TEST_FRONT_ROWS", 1, real, true, &n))
 		return real;
-	n = strtoul(spec, &end, 10);
-	if (*end || n < 1 || n > real) {
-		fprintf(stderr, "osdhist: OSDHIST_TEST_FRONT_ROWS=%s ignored (1 to %u)\n",
-			spec, real);
-		return real;
-	}
-	fprintf(stderr, "osdhist: test hook: %lu front rows\n", n);
+	fprintf(stderr, "osdhist: TEST HOOK: %lu front rows (OSDHIST_TEST_FRONT_ROWS)\n", n);
 	return n;
 }
 #else

@@ -297,6 +297,7 @@ random_first_id() { # [N]
 # --- osdhist in the background, JSON output ----------------------------------
 # oh_start ARGS...     starts $OSDHIST --json ARGS with stdout in $TOUT and
 #                      stderr in $TERR (files in $CLUSTER_DIR), pid in $TPID.
+# oh_map_id NAME       the id of osdhist's own BPF map NAME (its fds)
 # oh_wait_attached [PATTERN]  waits up to 60 s for PATTERN (default
 #                      "attached to ceph-osd") on its stderr; 1 if not seen.
 # oh_serve ARGS...     oh_start --prometheus 127.0.0.1:0 ARGS (the kernel
@@ -346,6 +347,18 @@ osd_stand_in() { # DIR [ROOT]
     printf '#!/bin/bash\nexec 3<>"%s"\nread -r -u 3 _\n' "$inside/fifo" >"$1/ceph-hold"
     chmod 755 "$1/ceph-hold"
     echo "$inside/ceph-hold"
+}
+
+# The id of osdhist's own map NAME, through its fds (bpftool 7.1 here does
+# not show which process holds a map).
+oh_map_id() { # NAME
+    local f id
+    for f in /proc/"$TPID"/fdinfo/*; do
+        id=$(awk '/^map_id:/ {print $2}' "$f" 2>/dev/null)
+        [ -n "$id" ] || continue
+        [ "$(bpftool map show id "$id" -j | jq -r .name)" = "$1" ] && { echo "$id"; return 0; }
+    done
+    return 1
 }
 
 oh_wait_attached() { wait_line "$TERR" "${1:-attached to ceph-osd}" "$TPID"; }

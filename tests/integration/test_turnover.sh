@@ -50,17 +50,6 @@ canary() { # TAG
 	/usr/bin/python3 "$(dirname "$0")/rados_load.py" writes "$1" "$K" >/dev/null
 }
 
-# The id of osdhist's own map NAME, through its fds (bpftool 7.1 here does
-# not show which process holds a map).
-oh_map_id() { # NAME
-	local f id
-	for f in /proc/"$TPID"/fdinfo/*; do
-		id=$(awk '/^map_id:/ {print $2}' "$f" 2>/dev/null)
-		[ -n "$id" ] || continue
-		[ "$(bpftool map show id "$id" -j | jq -r .name)" = "$1" ] && { echo "$id"; return 0; }
-	done
-	return 1
-}
 HISTS=$(oh_map_id hists) INFLIGHT=$(oh_map_id inflight) BSS=$(oh_map_id osdhist_.bss)
 check "found osdhist's hists ($HISTS), inflight ($INFLIGHT) and .bss ($BSS) maps" \
 	[ -n "$HISTS" -a -n "$INFLIGHT" -a -n "$BSS" ]
