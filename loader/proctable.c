@@ -263,6 +263,14 @@ void proc_table_note_exited(struct proc_table *pt)
 	redecide(pt);
 }
 
+bool proc_table_alive(const struct proc_table *pt, pid_t tgid)
+{
+	for (int i = 0; i < pt->n; i++)
+		if (pt->slot[i].pid == tgid)
+			return !pt->slot[i].exited;
+	return procs_alive(pt->proc_root, tgid);
+}
+
 void proc_table_forget_exited(struct proc_table *pt)
 {
 	for (int i = 0; i < pt->n; i++)

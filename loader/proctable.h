@@ -96,6 +96,10 @@ int proc_table_osd_of(struct proc_table *pt, pid_t tgid);
 /* A snapshot begins: note which processes have exited by now.  Their keys
  * are all read as dead, and retired, by this snapshot. */
 void proc_table_note_exited(struct proc_table *pt);
+/* Whether tgid runs: as noted when the snapshot began (one /proc read per
+ * process and snapshot, not per map key), or, for a process not in the
+ * table, as /proc says now. */
+bool proc_table_alive(const struct proc_table *pt, pid_t tgid);
 /* ... and once it has read the maps, forget them.  One that exited while
  * the maps were read may have had keys read as live: it stays, for its
  * OSD id, until the next snapshot retires them. */

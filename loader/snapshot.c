@@ -74,7 +74,7 @@ static int read_calls(struct tracer *t, struct dead_keys *dead)
 		s->call_keys++;
 		if (call_xlate_put(&s->calls, &k, num))
 			return -ENOMEM;
-		if (dead && !procs_alive(t->proc_root, k.tgid) && dead_keys_room(dead))
+		if (dead && !tracer_alive(t, k.tgid) && dead_keys_room(dead))
 			dead_keys_add(dead, &k);
 	}
 	return 0;
@@ -156,7 +156,7 @@ static int osd_of_key(struct tracer *t, __u32 tgid, bool *alive)
 {
 	int osd = tracer_osd_of(t, tgid);
 
-	*alive = procs_alive(t->proc_root, tgid);
+	*alive = tracer_alive(t, tgid);
 	return osd == OSD_NONE ? OSD_UNKNOWN : osd;
 }
 

@@ -76,6 +76,12 @@ static inline int tracer_osd_of(struct tracer *t, pid_t tgid)
 	return proc_table_osd_of(&t->procs, tgid);
 }
 
+/* Whether tgid runs, as the snapshot sees it (proc_table_alive). */
+static inline bool tracer_alive(const struct tracer *t, pid_t tgid)
+{
+	return proc_table_alive(&t->procs, tgid);
+}
+
 /* The processes the self-check may ask (proctable.c), at most max. */
 static inline int tracer_verify_targets(const struct tracer *t,
 					struct verify_target *out, int max)

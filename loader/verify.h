@@ -27,7 +27,8 @@
  * again at VERIFY_PERSIST consecutive checks.
  *
  * Never harm the OSD: read-only "perf dump" of one logger, at most one
- * request to an OSD at a time, at most one round every VERIFY_PERIOD_S.
+ * request to an OSD at a time, at most one round every VERIFY_PERIOD_S,
+ * of VERIFY_ROUND_OSDS OSDs at most (those asked longest ago).
  *
  * Never be stalled by a process (issue 23): anything named ceph-osd may
  * offer an admin socket, and answer slowly, never, or at length.  So:
@@ -66,6 +67,7 @@
 
 #define VERIFY_PERSIST		2
 #define VERIFY_PERIOD_S		1.0
+#define VERIFY_ROUND_OSDS	8	/* asked in a round, at most */
 /* Each of a round's two legs; a whole round (both, and the map read).
  * tests/integration/test_verify.sh reads VERIFY_TIMEOUT_MS's line. */
 #define VERIFY_TIMEOUT_MS	200
