@@ -90,7 +90,7 @@ static const struct argp_option opts[] = {
 	  "threads", 0 },
 	{ "no-verify", OPT_NO_VERIFY, NULL, 0,
 	  "Do not check osdhist's counts against each OSD's own perf counters "
-	  "(perf dump over its admin socket, once a second)", 0 },
+	  "(perf dump over its admin socket; 8 OSDs a second at most)", 0 },
 
 	{ NULL, 0, NULL, 0, "Output: what is printed on stdout and stderr", GRP_OUTPUT },
 	{ "osd", OPT_OSD, "ID", 0, "Show only this OSD id (e.g. 3 for osd.3)", 0 },
