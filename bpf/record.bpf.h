@@ -142,39 +142,54 @@ static __always_inline void tail_add(struct hist_pair *t, __u32 ph, __u64 ns)
 	__sync_fetch_and_add(&t->buckets[ph & 1][bucket_of(ns)], 1);
 }
 
-#define HIST_PHASES	1	/* hist_add's which: phase_front, phase_hists */
-#define HIST_HAS1	2	/* ... and ns1 is a phase to add */
-
 /*
- * Two phases of a key, ns0 and (HIST_HAS1) ns1: into its front row on this
- * CPU (row: the key's front_slots value, or NULL), or into its tail
- * entry; 1 if the tail's.  A global function, as scan_ops: the verifier
- * walks its front and tail paths once, not once per combination of the
- * keys an op updates (-P --phases passed its million instructions).
+ * Two phases of a key, ns0 and (has1) ns1: into its front row on this CPU
+ * (row: the key's front_slots value, or NULL), or into its tail entry; 1
+ * if the tail's.  Inlined into one global function per pair of maps, so
+ * that each lookup call sees one map: a call that may see two is not
+ * inlined by the verifier but goes through the map's ops, an indirect
+ * call (and clang merges two calls that differ only in the map).
  */
-__noinline int hist_add(const struct hist_key *key, const __u32 *row, __u32 which,
-			__u64 ns0, __u64 ns1)
+static __always_inline int pair_add(void *front_map, void *tail_map,
+				    const struct hist_key *key, const __u32 *row,
+				    bool has1, __u64 ns0, __u64 ns1)
 {
-	void *front_map = which & HIST_PHASES ? (void *)&phase_front : (void *)&front;
-	void *tail_map = which & HIST_PHASES ? (void *)&phase_hists : (void *)&hists;
 	struct front_pair *f = row ? bpf_map_lookup_elem(front_map, row) : NULL;
 	struct hist_pair *t;
 
-	if (!key)
-		return 0;
 	if (f) {
 		front_add(f, 0, ns0);
-		if (which & HIST_HAS1)
+		if (has1)
 			front_add(f, 1, ns1);
 		return 0;
 	}
 	t = value_of(tail_map, key);
 	if (t) {
 		tail_add(t, 0, ns0);
-		if (which & HIST_HAS1)
+		if (has1)
 			tail_add(t, 1, ns1);
 	}
 	return 1;
+}
+
+/* Total and queue.  Global functions, as scan_ops: the verifier walks
+ * their front and tail paths once, not once per combination of the keys
+ * an op updates (-P --phases passed its million instructions). */
+__noinline int hist_add(const struct hist_key *key, const __u32 *row, __u64 ns0,
+			__u64 ns1)
+{
+	if (!key)
+		return 0;
+	return pair_add(&front, &hists, key, row, true, ns0, ns1);
+}
+
+/* --phases: execute and (sub) commit. */
+__noinline int phase_add(const struct hist_key *key, const __u32 *row, int sub,
+			 __u64 ns0, __u64 ns1)
+{
+	if (!key)
+		return 0;
+	return pair_add(&phase_front, &phase_hists, key, row, sub, ns0, ns1);
 }
 
 /* The key's total and queue, and (ph, with --phases) its execute and
@@ -184,10 +199,10 @@ static __always_inline int record_key(const struct hist_key *key, __u64 total,
 				      bool sub)
 {
 	const __u32 *row = bpf_map_lookup_elem(&front_slots, key);
-	int tail = hist_add(key, row, HIST_HAS1, total, queue);
+	int tail = hist_add(key, row, total, queue);
 
 	if (phases && ph)
-		tail |= hist_add(key, row, HIST_PHASES | (sub ? HIST_HAS1 : 0), exec, commit);
+		tail |= phase_add(key, row, sub, exec, commit);
 	return tail;
 }
 
