@@ -114,22 +114,27 @@ check_eq "an unknown feature name: still exits 0" "$?" 0
 check "an unknown feature name is said, not taken for a missing feature" \
 	grep -q "no kernel feature named 'nosuch'" "$WORK/err"
 
-# --- --help: exit 0 and every option of README's usage block
+# --- --help: exit 0, every option README's usage examples use, and every
+# option --help has in the man page (README keeps examples, the man page
+# the options)
 "$OSDHIST" --help >"$WORK/help" 2>"$WORK/err"
 check_eq "--help exits 0" "$?" 0
 check "--help prints nothing on stderr" test ! -s "$WORK/err"
-# the fenced block after "## Usage", option lines only
+# the fenced block after "## Usage", the osdhist command lines
 awk '/^## Usage/ {u = 1; next} u && /^```/ {if (f++) exit; next} f' "$LIB_ROOT/README.md" \
-	| grep -E '^ +-' >"$WORK/usage"
-check "README's usage block lists options ($(wc -l <"$WORK/usage"))" \
+	| sed 's/#.*//' | grep -E '(^| )osdhist ' >"$WORK/usage"
+check "README's usage block has examples ($(wc -l <"$WORK/usage"))" \
 	test "$(wc -l <"$WORK/usage")" -ge 5
 missing=""
-while read -r line; do
-	for opt in $(grep -oE -- '(^| )-[a-zA-Z],|--[a-z][a-z-]*' <<<"$line" | tr -d ' ,'); do
-		grep -qE -- "(^|[ ,])$opt([ ,=]|$)" "$WORK/help" || missing+=" $opt"
-	done
-done <"$WORK/usage"
-check_eq "--help mentions every option of README's usage block" "${missing:-none missing}" "none missing"
+for opt in $(grep -oE -- '(^| )(-[a-zA-Z]|--[a-z][a-z-]*)' "$WORK/usage" | tr -d ' ' | sort -u); do
+	grep -qE -- "(^|[ ,])$opt([ ,=]|$)" "$WORK/help" || missing+=" $opt"
+done
+check_eq "--help has every option of README's usage examples" "${missing:-none missing}" "none missing"
+missing=""
+for opt in $(grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z-]*' "$WORK/help" | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+	grep -qF -- "$(sed 's/-/\\-/g' <<<"$opt")" "$LIB_ROOT/dist/osdhist.8" || missing+=" $opt"
+done
+check_eq "the man page has every option of --help" "${missing:-none missing}" "none missing"
 
 # --- no ceph-osd in sight (a private pid namespace with its own /proc): it
 # says once that it waits, and prints its snapshots all the same
