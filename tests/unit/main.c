@@ -6,6 +6,8 @@ int main(void)
 {
 	int failed = 0;
 
+	/* first: the names other tests register change its output */
+	failed += run_golden_tests();
 	failed += run_bucket_tests();
 	failed += run_stats_tests();
 	failed += run_cli_tests();

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+int run_golden_tests(void);
 int run_bucket_tests(void);
 int run_stats_tests(void);
 int run_cli_tests(void);
