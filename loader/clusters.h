@@ -20,7 +20,7 @@ static inline int osd_key(int cluster, int id)
 	return id < 0 ? id : cluster << OSD_ID_BITS | id;
 }
 
-/* The OSD id of a key; the special names (report.h OSD_*, < 0) stay. */
+/* The OSD id of a key; the special names (osd_id.h, < 0) stay. */
 static inline int osd_id_of(int key)
 {
 	return key < 0 ? key : key & ((1 << OSD_ID_BITS) - 1);

@@ -166,7 +166,7 @@ static bool note_traced(struct proc_table *pt, const struct osd_proc *p, int key
 			    !read_cluster(s, pt->wait_end)) {
 				s->osd = OSD_HELD;
 				s->holder = 0;
-				key = -1;
+				key = OSD_HELD;
 			}
 		}
 		if (key >= 0)

@@ -54,7 +54,7 @@ struct proc_slot {
 					 * OSD_DUPLICATE once decided so */
 	int claimed;			/* the OSD it claims (clusters.h: its
 					 * cluster, the id on its command
-					 * line), or -1 */
+					 * line), or OSD_UNKNOWN */
 	pid_t holder;			/* OSD_HELD: the process that holds it;
 					 * 0: held while its cluster is read */
 	struct job fsid;		/* ... by this job (readers.h) */

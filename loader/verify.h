@@ -103,7 +103,7 @@ struct verifier;
 /* A process the check may ask: one osdhist traces. */
 struct verify_target {
 	pid_t pid;
-	int osd;	/* -1: no id on its command line */
+	int osd;	/* OSD_UNKNOWN: no id on its command line */
 };
 
 /* NULL when out of memory (said on stderr). */

@@ -20,10 +20,10 @@ static int parse_id(const char *s)
 	long v;
 
 	if (!isdigit((unsigned char)*s))
-		return -1;
+		return OSD_UNKNOWN;
 	v = strtol(s, &end, 10);
 	if (*end || v < 0 || v > PROCS_OSD_ID_MAX)
-		return -1;
+		return OSD_UNKNOWN;
 	return v;
 }
 
@@ -42,11 +42,11 @@ int procs_osd_id(const char *cmdline, size_t len)
 		if (!strncmp(a, "-i", 2) && a[2])
 			return parse_id(a + 2);
 		if (!strcmp(a, "-n") || !strcmp(a, "--name"))
-			return strncmp(val, "osd.", 4) ? -1 : parse_id(val + 4);
+			return strncmp(val, "osd.", 4) ? OSD_UNKNOWN : parse_id(val + 4);
 		if (!strncmp(a, "--name=osd.", 11))
 			return parse_id(a + 11);
 	}
-	return -1;
+	return OSD_UNKNOWN;
 }
 
 static ssize_t read_file(const char *path, char *buf, size_t size)
