@@ -458,12 +458,12 @@ static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
 		bool asked = (f == FEAT_POOL && bs->opt->pool) ||
 			     (f == FEAT_PHASES && bs->opt->phases);
 
-		if (!asked || !binary_lacks(&ob, f, why, sizeof(why)))
-			continue;
-		fprintf(stderr, "osdhist: cannot trace pid %d with %s: its ceph-osd "
-			"(build-id %s) lacks %s; run without it\n", pid,
-			osd_feature_name[f], ESC(ob.build_id), ESC(why));
-		return ATTACH_REFUSED;
+		if (asked && binary_lacks(&ob, f, why, sizeof(why))) {
+			fprintf(stderr, "osdhist: cannot trace pid %d with %s: its "
+				"ceph-osd (build-id %s) lacks %s; run without it\n",
+				pid, osd_feature_name[f], ESC(ob.build_id), ESC(why));
+			return ATTACH_REFUSED;
+		}
 	}
 	testhook_offsets(&ob.offs);	/* test build only: OSDHIST_TEST_OFFSETS */
 	if (!windows_fit(&ob.offs)) {
