@@ -578,7 +578,7 @@ enum attach_result binaries_attach(struct binaries *bs, const struct osd_proc *p
 }
 
 /* The link count the kernel has cached: a FUSE binary that stopped
- * answering would hold a plain fstat (issue 37). */
+ * answering would hold a plain fstat, and the rescan with it. */
 static bool replaced(const struct binary_slot *b)
 {
 	struct statx st;

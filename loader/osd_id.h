@@ -15,7 +15,9 @@
  * hides in the other or in an OSD's: a process osdhist could not identify
  * (no id on its command line, or gone before a scan saw it), and a traced
  * process that claims an id another traced process holds (health
- * duplicate_ids; issue 23: never merged into the holder's series). */
+ * duplicate_ids).  Never merged into the holder's series: anyone can start
+ * a process named ceph-osd with any id, and its ops must not pass for the
+ * real OSD's. */
 #define OSD_UNKNOWN	(-1)
 #define OSD_DUPLICATE	(-3)
 /* No OSD at all: not a ceph-osd process (yet), or, in a renderer's walk

@@ -34,7 +34,8 @@
  *  - otherwise its OSD is undecided (OSD_HELD): its ops are held, in the
  *    maps, counted in health but in no series, never guessed.  When the
  *    holder exits, it becomes the OSD from the next snapshot on, its held
- *    ops with it (issue 37: a restarted OSD's ops all went to osd.dup);
+ *    ops with it (were it kept a duplicate, a daemonizing restart's
+ *    daemon would count every op of the OSD as osd.dup's while it serves);
  *    when it exits first, it was a duplicate: its ops are osd.dup's.
  */
 
