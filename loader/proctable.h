@@ -7,6 +7,7 @@
 
 #include "job.h"
 #include "report.h"
+#include "trace_config.h"	/* MAX_PROCS */
 
 /*
  * The ceph-osd processes being traced (proctable.c): pid, OSD id, and
@@ -39,7 +40,6 @@
  *    when it exits first, it was a duplicate: its ops are osd.dup's.
  */
 
-#define MAX_PROCS	256
 /* How long a scan, or a snapshot, waits for the clusters it reads, in all
  * (a config read takes a few ms; past this the OSD's ops are held). */
 #define FSID_WAIT_S	0.3
