@@ -12,6 +12,8 @@ import re
 import statistics
 import sys
 
+from report import write_result   # bench/report.py, beside this script
+
 VARIANTS = ("none", "osdhist", "sampled", "fast", "bpftrace")
 
 
@@ -175,11 +177,7 @@ def main():
                    {True: "PASS matches", False: "MISS differs from", None: "n/a  vs"}[m["fits"]],
                    fmt(None if m["fit_se"] is None else 2 * m["fit_se"])))
     result["segments"] = segs
-    with open(out_f, "w") as f:
-        json.dump(result, f, indent=1)
-        f.write("\n")
-    print()
-    print("results: %s" % out_f)
+    write_result(result, out_f)
 
 
 if __name__ == "__main__":

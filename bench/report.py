@@ -320,6 +320,16 @@ def fmt(x, spec, none="-"):
     return none if x is None else format(x, spec)
 
 
+def write_result(result, out_f):
+    """The JSON result to out_f, and on stdout where it went (also
+    bench/duty_report.py's)."""
+    with open(out_f, "w") as f:
+        json.dump(result, f, indent=1)
+        f.write("\n")
+    print()
+    print("results: %s" % out_f)
+
+
 def main():
     meta_f, windows_f, sizes_f, out_f = sys.argv[1:5]
     with open(meta_f) as f:
@@ -542,11 +552,7 @@ def main():
     result.update({"summary": summary, "move_cost": moves, "map_memory": mem, "front_cost": front,
                    "bpf_cost": {"optypes": cost_nt, "vs_prev": cost_prev}, "targets": targets,
                    "windows": [{k: w[k] for k in w if k != "maps"} for w in windows]})
-    with open(out_f, "w") as f:
-        json.dump(result, f, indent=1)
-        f.write("\n")
-    print()
-    print("results: %s" % out_f)
+    write_result(result, out_f)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -76,28 +77,45 @@ static void open_row(struct binaries *bs, int row, __u64 now)
 	__atomic_store_n(&r->open_rt, now, __ATOMIC_SEQ_CST);
 }
 
+/* Bytes [lo, hi) of an object that bpf/ reads in one go: the fields it
+ * covers, from the lowest offset to the end of the highest. */
+struct span {
+	__u32 lo, hi;
+};
+
+static struct span span_of(__u32 off, __u32 size)
+{
+	return (struct span){ off, off + size };
+}
+
+/* s, grown to cover the size bytes at off too. */
+static void span_cover(struct span *s, __u32 off, __u32 size)
+{
+	if (off < s->lo)
+		s->lo = off;
+	if (off + size > s->hi)
+		s->hi = off + size;
+}
+
 /* The byte ranges an end reads of the OpRequest and of its Message; with
  * optypes, also a client op's Message window (recv_stamp, MOSDOp::ops). */
 static void read_windows(struct binary_row *r, bool optypes)
 {
 	const struct osd_offsets *o = &r->offs;
-	__u32 lo = o->op_request, hi = o->op_request + 8;
+	struct span op = span_of(o->op_request, 8), msg = span_of(o->msg_type, 8);
+	struct span cmsg = span_of(o->msg_recv, 8);
 
-	lo = o->op_rmw < lo ? o->op_rmw : lo;
-	lo = o->op_dequeued < lo ? o->op_dequeued : lo;
-	hi = o->op_rmw + 8 > hi ? o->op_rmw + 8 : hi;
-	hi = o->op_dequeued + 8 > hi ? o->op_dequeued + 8 : hi;
-	r->opw_off = lo;
-	r->opw_len = hi - lo;
-	lo = o->msg_type < o->msg_recv ? o->msg_type : o->msg_recv;
-	hi = o->msg_type + 8 > o->msg_recv + 8 ? o->msg_type + 8 : o->msg_recv + 8;
-	r->msgw_off = lo;
-	r->msgw_len = hi - lo;
-	lo = o->msg_recv < o->mosdop_ops ? o->msg_recv : o->mosdop_ops;
-	hi = o->msg_recv + 8 > o->mosdop_ops + 16 ? o->msg_recv + 8 : o->mosdop_ops + 16;
-	r->cmsgw_off = optypes ? lo : 0;
-	r->cmsgw_len = optypes && hi - lo <= SCRATCH_BYTES &&
-		       o->osdop_size <= OSDOP_STRIDE_MAX ? hi - lo : 0;
+	span_cover(&op, o->op_rmw, 8);
+	span_cover(&op, o->op_dequeued, 8);
+	span_cover(&msg, o->msg_recv, 8);
+	span_cover(&cmsg, o->mosdop_ops, 16);
+	r->opw_off = op.lo;
+	r->opw_len = op.hi - op.lo;
+	r->msgw_off = msg.lo;
+	r->msgw_len = msg.hi - msg.lo;
+	r->cmsgw_off = optypes ? cmsg.lo : 0;
+	r->cmsgw_len = optypes && cmsg.hi - cmsg.lo <= SCRATCH_BYTES &&
+		       o->osdop_size <= OSDOP_STRIDE_MAX ? cmsg.hi - cmsg.lo : 0;
 }
 
 /* Whether the fields an end reads lie close enough for one read each. */
@@ -124,13 +142,14 @@ static bool calls_fit(const struct osd_offsets *o)
  * offsets are not of an hobject_t as osdhist knows it). */
 static __u32 hobj_window(const struct osd_offsets *o)
 {
-	const __u32 end[] = { 16, o->hobj_snap + 8, o->hobj_revhash + 4, o->hobj_pool + 8,
-			      o->hobj_nspace + 16, o->hobj_key + 16 };
-	__u32 n = 0;
+	struct span s = span_of(0, 16);
 
-	for (size_t i = 0; i < sizeof(end) / sizeof(end[0]); i++)
-		n = end[i] > n ? end[i] : n;
-	return n <= HOBJ_WINDOW ? n : 0;
+	span_cover(&s, o->hobj_snap, 8);
+	span_cover(&s, o->hobj_revhash, 4);
+	span_cover(&s, o->hobj_pool, 8);
+	span_cover(&s, o->hobj_nspace, 16);
+	span_cover(&s, o->hobj_key, 16);
+	return s.hi <= HOBJ_WINDOW ? s.hi : 0;
 }
 
 /* A free row of bpf/'s rows[] for a new binary; -1 if none. */
@@ -276,7 +295,7 @@ static enum attach_result sync_links(struct binaries *bs, struct binary_slot *b,
 
 static void settle(double on)
 {
-	double s = on / 4 < SETTLE_S ? on / 4 : SETTLE_S;
+	double s = fmin(on / 4, SETTLE_S);
 	struct timespec ts = { 0, (long)(s * 1e9) };
 
 	nanosleep(&ts, NULL);
@@ -458,12 +477,12 @@ static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
 		bool asked = (f == FEAT_POOL && bs->opt->pool) ||
 			     (f == FEAT_PHASES && bs->opt->phases);
 
-		if (!asked || !binary_lacks(&ob, f, why, sizeof(why)))
-			continue;
-		fprintf(stderr, "osdhist: cannot trace pid %d with %s: its ceph-osd "
-			"(build-id %s) lacks %s; run without it\n", pid,
-			osd_feature_name[f], ESC(ob.build_id), ESC(why));
-		return ATTACH_REFUSED;
+		if (asked && binary_lacks(&ob, f, why, sizeof(why))) {
+			fprintf(stderr, "osdhist: cannot trace pid %d with %s: its "
+				"ceph-osd (build-id %s) lacks %s; run without it\n",
+				pid, osd_feature_name[f], ESC(ob.build_id), ESC(why));
+			return ATTACH_REFUSED;
+		}
 	}
 	testhook_offsets(&ob.offs);	/* test build only: OSDHIST_TEST_OFFSETS */
 	if (!windows_fit(&ob.offs)) {
@@ -559,7 +578,7 @@ enum attach_result binaries_attach(struct binaries *bs, const struct osd_proc *p
 }
 
 /* The link count the kernel has cached: a FUSE binary that stopped
- * answering would hold a plain fstat (issue 37). */
+ * answering would hold a plain fstat, and the rescan with it. */
 static bool replaced(const struct binary_slot *b)
 {
 	struct statx st;

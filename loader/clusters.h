@@ -4,11 +4,12 @@
 
 /*
  * Ceph names a daemon by its cluster and its id: two clusters on one host
- * each have an osd.0 (issue 37).  osdhist names an OSD by one int, the
- * key every table (series, op counters, self-check, slowest ops) is keyed
- * by: the cluster's index in this table in the high bits, the OSD id in
- * the low OSD_ID_BITS.  Index 0 is a cluster osdhist could not tell (no
- * fsid found: asok_fsid): such an OSD is named by its id alone.
+ * each have an osd.0, and neither is a duplicate of the other.  osdhist
+ * names an OSD by one int, the key every table (series, op counters,
+ * self-check, slowest ops) is keyed by: the cluster's index in this table
+ * in the high bits, the OSD id in the low OSD_ID_BITS.  Index 0 is a
+ * cluster osdhist could not tell (no fsid found: asok_fsid): such an OSD
+ * is named by its id alone.
  */
 #include <stdbool.h>
 
@@ -20,7 +21,7 @@ static inline int osd_key(int cluster, int id)
 	return id < 0 ? id : cluster << OSD_ID_BITS | id;
 }
 
-/* The OSD id of a key; the special names (report.h OSD_*, < 0) stay. */
+/* The OSD id of a key; the special names (osd_id.h, < 0) stay. */
 static inline int osd_id_of(int key)
 {
 	return key < 0 ? key : key & ((1 << OSD_ID_BITS) - 1);

@@ -10,7 +10,7 @@
  * the number of keys the map can hold.  A key that finds no room (out of
  * memory; the test build's OSDHIST_TEST_DEAD_KEYS) is the caller's to
  * leave in the map for the next walk, as if its process still ran: then
- * it is counted once and deleted once, never folded in twice (issue 24).
+ * it is counted once and deleted once, never folded in twice.
  */
 #include <stdbool.h>
 #include <stddef.h>

@@ -83,6 +83,44 @@ static bool on_proc(const struct osd_proc *p, void *arg)
 	return true;
 }
 
+int discover_pid(const char *proc_root, pid_t pid, bool tracing, struct osd_proc *p)
+{
+	static const char pick[] = "give the pid of a running ceph-osd "
+				   "(pgrep -x ceph-osd), or no -p to trace every one";
+	int err = procs_inspect(proc_root, pid, p);
+
+	if (!tracing) {
+		if (err == -ENOENT)
+			fprintf(stderr, "osdhist: no process with pid %d (-p); %s\n",
+				pid, pick);
+		else if (err == -EINVAL)
+			fprintf(stderr, "osdhist: pid %d is not a ceph-osd process "
+				"(-p); %s\n", pid, pick);
+		else if (err == -EAGAIN)
+			fprintf(stderr, "osdhist: pid %d (-p) is a ceph-osd starting or "
+				"exiting right now (no command line yet); run osdhist "
+				"again in a moment\n", pid);
+		else if (err == -EACCES || err == -EPERM)
+			fprintf(stderr, "osdhist: cannot inspect pid %d (-p): %s; run "
+				"osdhist as root\n", pid, strerror(-err));
+		else if (err)
+			fprintf(stderr, "osdhist: cannot inspect pid %d (-p): %s\n",
+				pid, strerror(-err));
+		return err;
+	}
+	/* while tracing: is it still a ceph-osd osdhist can read? */
+	err = testhook_pid_errno(err);	/* test build only */
+	if (err == -ENOENT && !procs_alive(proc_root, pid))
+		return -ESRCH;
+	if (err == -EINVAL)
+		fprintf(stderr, "osdhist: pid %d is no longer a ceph-osd process "
+			"(-p)\n", pid);
+	else if (err && err != -EAGAIN)
+		fprintf(stderr, "osdhist: cannot inspect pid %d (-p) any more: %s\n",
+			pid, strerror(-err));
+	return err;
+}
+
 int tracer_discover(struct tracer *t)
 {
 	struct scan sc = { t, sampler_window(&t->smp), 0, false };
@@ -95,20 +133,11 @@ int tracer_discover(struct tracer *t)
 	update_rt_mono_offset(t);
 
 	if (pid) {
-		/* test build only: OSDHIST_TEST_PID_ERRNO */
-		n = testhook_pid_errno(procs_inspect(t->proc_root, pid, &one));
+		n = discover_pid(t->proc_root, pid, true, &one);
 		if (n == -EAGAIN)	/* an exec or exit under way: as it was */
 			return proc_table_live(&t->procs);
-		if (n == -EINVAL) {
-			fprintf(stderr, "osdhist: pid %d is no longer a ceph-osd "
-				"process (-p)\n", pid);
+		if (n && n != -ESRCH)	/* said */
 			return -1;
-		}
-		if (n < 0 && (n != -ENOENT || procs_alive(t->proc_root, pid))) {
-			fprintf(stderr, "osdhist: cannot inspect pid %d (-p) any more: "
-				"%s\n", pid, strerror(-n));
-			return -1;
-		}
 		found = n == 0;	/* else gone: the caller says it has exited */
 	}
 	binaries_begin_scan(&t->bins);

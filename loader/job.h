@@ -4,9 +4,9 @@
 
 /*
  * A read that touches an OSD process's root or its binary, run where a
- * stall cannot hold osdhist (issue 37).  A FUSE mount inside a process's
- * root can block a path lookup, a stat or a read for ever, and no timeout
- * of ours can interrupt a read in our own process.  So each such read runs
+ * stall cannot hold osdhist.  A FUSE mount inside a process's root can
+ * block a path lookup, a stat or a read for ever, and no timeout of ours
+ * can interrupt a read in our own process.  So each such read runs
  * in a child process: the loop waits for it no longer than it chooses
  * (job_wait), and a job past its deadline is killed and reaped later,
  * never waited for: a child whose FUSE request the server has taken and

@@ -3,7 +3,6 @@
  * osdhist: latency histograms of Ceph OSD ops, aggregated in the kernel.
  * Parse args, load, find the OSDs, attach, loop { wait; rescan; print }.
  */
-#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,33 +73,6 @@ static void wait_until(double t, struct pollfd *p, int n)
 	if (!stop && !print_now)
 		ppoll(p, n, &ts, &orig);	/* EINTR: fine */
 	sigprocmask(SIG_SETMASK, &orig, NULL);
-}
-
-/* The -p target must exist and be a ceph-osd before anything loads; each
- * way it is not gets one line with the cause and what to do. */
-static int check_pid(pid_t pid)
-{
-	static const char pick[] = "give the pid of a running ceph-osd "
-				   "(pgrep -x ceph-osd), or no -p to trace every one";
-	struct osd_proc p;
-	int err = procs_inspect(PROC_ROOT, pid, &p);
-
-	if (err == -ENOENT)
-		fprintf(stderr, "osdhist: no process with pid %d (-p); %s\n", pid, pick);
-	else if (err == -EINVAL)
-		fprintf(stderr, "osdhist: pid %d is not a ceph-osd process (-p); %s\n",
-			pid, pick);
-	else if (err == -EAGAIN)
-		fprintf(stderr, "osdhist: pid %d (-p) is a ceph-osd starting or exiting "
-			"right now (no command line yet); run osdhist again in a moment\n",
-			pid);
-	else if (err == -EACCES || err == -EPERM)
-		fprintf(stderr, "osdhist: cannot inspect pid %d (-p): %s; run osdhist "
-			"as root\n", pid, strerror(-err));
-	else if (err)
-		fprintf(stderr, "osdhist: cannot inspect pid %d (-p): %s\n", pid,
-			strerror(-err));
-	return err ? -1 : 0;
 }
 
 /* The self-check reads the maps between its two readings of Ceph's
@@ -187,6 +159,7 @@ int main(int argc, char **argv)
 	struct export_config ec;
 	struct kfeatures kf;
 	struct tracer t;
+	struct osd_proc target;	/* -p: checked before anything loads */
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t sigs;
 	static struct pollfd pfd[MAX_PROCS];
@@ -207,7 +180,7 @@ int main(int argc, char **argv)
 	ec = export_config(&o);
 	verbose = o.verbose;
 	libbpf_set_print(libbpf_print);
-	if (o.pid && check_pid(o.pid))
+	if (o.pid && discover_pid(PROC_ROOT, o.pid, false, &target))
 		return 1;
 	if (kfeatures_require(&kf))	/* asks the kernel, not uname */
 		return 1;

@@ -166,7 +166,7 @@ static bool note_traced(struct proc_table *pt, const struct osd_proc *p, int key
 			    !read_cluster(s, pt->wait_end)) {
 				s->osd = OSD_HELD;
 				s->holder = 0;
-				key = -1;
+				key = OSD_HELD;
 			}
 		}
 		if (key >= 0)
@@ -315,11 +315,12 @@ void proc_table_health(const struct proc_table *pt, struct health_report *h)
 	}
 }
 
-/* The table holds traced processes only (issue 23: anything may be named
- * ceph-osd).  One that claims the id of another (held, or counted as
- * OSD_DUPLICATE) has no OSD of its own to check: its duplicate is in
- * health; nor has the parent of a daemonizing start: its daemon is
- * asked. */
+/* The table holds traced processes only, so the self-check asks none
+ * whose binary osdhist refused: anything may be named ceph-osd, and
+ * answer slowly or never.  One that claims the id of another (held, or
+ * counted as OSD_DUPLICATE) has no OSD of its own to check: its
+ * duplicate is in health; nor has the parent of a daemonizing start: its
+ * daemon is asked. */
 int proc_table_verify_targets(const struct proc_table *pt,
 			      struct verify_target *out, int max)
 {

@@ -7,6 +7,7 @@
 
 #include "job.h"
 #include "report.h"
+#include "trace_config.h"	/* MAX_PROCS */
 
 /*
  * The ceph-osd processes being traced (proctable.c): pid, OSD id, and
@@ -34,11 +35,11 @@
  *  - otherwise its OSD is undecided (OSD_HELD): its ops are held, in the
  *    maps, counted in health but in no series, never guessed.  When the
  *    holder exits, it becomes the OSD from the next snapshot on, its held
- *    ops with it (issue 37: a restarted OSD's ops all went to osd.dup);
+ *    ops with it (were it kept a duplicate, a daemonizing restart's
+ *    daemon would count every op of the OSD as osd.dup's while it serves);
  *    when it exits first, it was a duplicate: its ops are osd.dup's.
  */
 
-#define MAX_PROCS	256
 /* How long a scan, or a snapshot, waits for the clusters it reads, in all
  * (a config read takes a few ms; past this the OSD's ops are held). */
 #define FSID_WAIT_S	0.3
@@ -54,7 +55,7 @@ struct proc_slot {
 					 * OSD_DUPLICATE once decided so */
 	int claimed;			/* the OSD it claims (clusters.h: its
 					 * cluster, the id on its command
-					 * line), or -1 */
+					 * line), or OSD_UNKNOWN */
 	pid_t holder;			/* OSD_HELD: the process that holds it;
 					 * 0: held while its cluster is read */
 	struct job fsid;		/* ... by this job (readers.h) */

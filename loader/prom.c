@@ -188,7 +188,8 @@ static void print_hist(FILE *f, const char *fam, const struct series_delta *s,
 /*
  * Calls by class.method in Prometheus: a histogram a name would be 21
  * series, and an OSD process may have 65 names (64 and "call other"):
- * 1,365 series, past issue 16's 1,000 an OSD for everything.  So the
+ * 1,365 series, past the budget of 1,000 an OSD with every option on (so
+ * that a 1,000-OSD cluster stays within what one Prometheus holds).  So the
  * op-type histogram keeps one op="call" per class, all names summed, and
  * each name has its two op-code counters (ops, failed): at most 130 series
  * an OSD.  Text and JSON show every name's histogram.

@@ -6,7 +6,8 @@
  * The readers of what an OSD process offers (its binary, its config, its
  * admin socket), each one a job (job.h): a FUSE mount in a process's root
  * may stall any of them for ever, and osdhist's loop must not stall with
- * it (issue 37).  Each takes its request as arg and answers in out.
+ * it: one process's mount would stop the output of every OSD.  Each takes
+ * its request as arg and answers in out.
  */
 #include <limits.h>
 #include <sys/types.h>

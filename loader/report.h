@@ -8,26 +8,12 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "http_guard.h"	/* NR_HTTP_REJECT, the counters health carries */
-
-/* The series of ops that no OSD id names, kept apart so that neither
- * hides in the other or in an OSD's: a process osdhist could not identify
- * (no id on its command line, or gone before a scan saw it), and a traced
- * process that claims an id another traced process holds (health
- * duplicate_ids; issue 23: never merged into the holder's series). */
-#define OSD_UNKNOWN	(-1)
-#define OSD_DUPLICATE	(-3)
-/* No OSD at all: not a ceph-osd process (yet), or, in a renderer's walk
- * by OSD, none met so far.  Never a series. */
-#define OSD_NONE	(-2)
-/* ... and, in no series, a process whose id another live process holds,
- * not yet decided (proctable.h): its keys stay in the maps, its ops are
- * counted in health (held_ops) until it is. */
-#define OSD_HELD	(-4)
+#include "osd_id.h"	/* OSD_UNKNOWN, ...: the series no OSD id names */
 
 /* One interval's worth of one histogram series: a class series
  * (optype OPTYPE_ALL) or an op-type series (pool -1). */
 struct series_delta {
-	int osd;		/* or OSD_UNKNOWN, OSD_DUPLICATE (above) */
+	int osd;		/* or OSD_UNKNOWN, OSD_DUPLICATE (osd_id.h) */
 	__s64 pool;		/* -1 unless -P */
 	__u8 cls;
 	__u8 optype;		/* enum op_index, or OPTYPE_ALL */

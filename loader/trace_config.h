@@ -5,6 +5,13 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+/* How many processes osdhist traces at once: the proc table's slots, and
+ * so the self-check's targets and main's poll set.  More are counted as
+ * untraced (proctable.h).  Here, not in proctable.h, because the
+ * self-check and main size their arrays by it and need nothing else of
+ * the proc table. */
+#define MAX_PROCS	256
+
 /*
  * What the tracer core needs of the command line, and nothing else: main.c
  * fills it from struct options (cli.h), which nothing below main knows.

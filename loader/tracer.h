@@ -70,6 +70,13 @@ void tracer_close(struct tracer *t);
 /* discover.c: rescan /proc; attach new binaries, let go of unused ones.
  * Returns the number of traced processes, or -1 on a fatal error. */
 int tracer_discover(struct tracer *t);
+/* discover.c: the -p process into *p, 0 if it is a ceph-osd.  Else
+ * procs_inspect's -errno and, where it ends osdhist, one line on stderr
+ * with the cause and what to do.  At the start (tracing false) every error
+ * ends it; while tracing, two are not said: -EAGAIN, an exec or an exit
+ * under way (keep what there was), and -ESRCH, the process is gone (the
+ * caller says it has exited). */
+int discover_pid(const char *proc_root, pid_t pid, bool tracing, struct osd_proc *p);
 /* OSD of a traced tgid (dead ones too until retired), OSD_NONE if unknown. */
 static inline int tracer_osd_of(struct tracer *t, pid_t tgid)
 {

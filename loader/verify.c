@@ -14,8 +14,7 @@
 #include "escape.h"
 #include "report.h"
 #include "clock.h"
-#include "proctable.h"	/* MAX_PROCS */
-#include "trace_config.h"
+#include "trace_config.h"	/* MAX_PROCS */
 #include "clusters.h"
 #include "readers.h"
 #include "verify.h"

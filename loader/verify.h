@@ -30,7 +30,7 @@
  * request to an OSD at a time, at most one round every VERIFY_PERIOD_S,
  * of VERIFY_ROUND_OSDS OSDs at most (those asked longest ago).
  *
- * Never be stalled by a process (issue 23): anything named ceph-osd may
+ * Never be stalled by a process: anything named ceph-osd may
  * offer an admin socket, and answer slowly, never, or at length.  So:
  *  - The check is a non-blocking state machine that main's loop drives
  *    (verify_run, with its sockets in main's ppoll), not a thread: the
@@ -103,7 +103,7 @@ struct verifier;
 /* A process the check may ask: one osdhist traces. */
 struct verify_target {
 	pid_t pid;
-	int osd;	/* -1: no id on its command line */
+	int osd;	/* OSD_UNKNOWN: no id on its command line */
 };
 
 /* NULL when out of memory (said on stderr). */

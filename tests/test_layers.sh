@@ -40,7 +40,7 @@ declare -A rank=(
 	# 1 base: pieces that include nothing of ours but maps/ (http_guard is
 	# a pure policy: it owns enum http_reject, which the report counts)
 	[escape]=1 [clock]=1 [testhooks]=1 [http_guard]=1 [version]=1 [job]=1
-	[osdhist]=1 [osdhist_ops]=1
+	[osdhist]=1 [osdhist_ops]=1 [osd_id]=1
 )
 
 key() { local b; b=$(basename "$1"); echo "${b%.[ch]}"; }

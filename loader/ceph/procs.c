@@ -20,10 +20,10 @@ static int parse_id(const char *s)
 	long v;
 
 	if (!isdigit((unsigned char)*s))
-		return -1;
+		return OSD_UNKNOWN;
 	v = strtol(s, &end, 10);
 	if (*end || v < 0 || v > PROCS_OSD_ID_MAX)
-		return -1;
+		return OSD_UNKNOWN;
 	return v;
 }
 
@@ -42,11 +42,11 @@ int procs_osd_id(const char *cmdline, size_t len)
 		if (!strncmp(a, "-i", 2) && a[2])
 			return parse_id(a + 2);
 		if (!strcmp(a, "-n") || !strcmp(a, "--name"))
-			return strncmp(val, "osd.", 4) ? -1 : parse_id(val + 4);
+			return strncmp(val, "osd.", 4) ? OSD_UNKNOWN : parse_id(val + 4);
 		if (!strncmp(a, "--name=osd.", 11))
 			return parse_id(a + 11);
 	}
-	return -1;
+	return OSD_UNKNOWN;
 }
 
 static ssize_t read_file(const char *path, char *buf, size_t size)
@@ -186,8 +186,9 @@ int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p)
 	 * program's arguments: for that moment an OSD that is starting has an
 	 * empty command line, as has one whose memory is gone (exiting).  Its
 	 * OSD id is decided once (proctable.c), so not now: the next scan or
-	 * snapshot asks again.  A scan catches this moment now and then
-	 * (issue 26: a restarted OSD's ops all went to "osd.?").
+	 * snapshot asks again.  A scan catches this moment now and then: an
+	 * id decided then would be none for good, and a restarted OSD's ops
+	 * would all go to "osd.?".
 	 */
 	if (n == 0)
 		return procs_alive(proc_root, pid) ? -EAGAIN : -ENOENT;
@@ -199,7 +200,7 @@ int procs_inspect(const char *proc_root, pid_t pid, struct osd_proc *p)
 				     "(it traces the classic ceph-osd)" : NULL;
 	/* The attributes the kernel has cached, not asked again of the file
 	 * system: a FUSE mount that stopped answering would hold this stat,
-	 * and the scan, for ever (issue 37).  Its exec looked them up. */
+	 * and the scan, for ever.  Its exec looked them up. */
 	if (statx(AT_FDCWD, p->exe, AT_STATX_DONT_SYNC,
 		  STATX_INO | STATX_SIZE | STATX_CTIME, &st))
 		return -errno;

@@ -7,6 +7,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "osd_id.h"
+
 /* The /proc osdhist reads: every function here takes it as proc_root, so
  * the unit tests can pass a fixture tree instead. */
 #define PROC_ROOT	"/proc"
@@ -19,7 +21,7 @@ struct osd_proc {
 	pid_t pid;
 	pid_t ppid;		/* its parent: a daemonizing start's daemon is
 				 * the child of a process claiming its id */
-	int osd_id;		/* -1 if the command line names none */
+	int osd_id;		/* OSD_UNKNOWN if the command line names none */
 	dev_t dev;		/* identity of the binary it runs */
 	ino_t ino;
 	off_t size;		/* ... and its version: a file changed in place */
@@ -30,7 +32,7 @@ struct osd_proc {
 };
 
 /* OSD id from a NUL-separated command line: --id N, --id=N, -i N, -iN,
- * -n osd.N, --name osd.N, --name=osd.N.  -1 if none. */
+ * -n osd.N, --name osd.N, --name=osd.N.  OSD_UNKNOWN if none. */
 int procs_osd_id(const char *cmdline, size_t len);
 
 /* PROC/PID/cmdline, NUL-separated, into buf with a NUL after the bytes

@@ -3,7 +3,7 @@
 #define OSDHIST_PROOT_H
 
 /*
- * The one place that opens things inside an OSD process's root (issue 23).
+ * The one place that opens things inside an OSD process's root.
  * osdhist runs as root next to processes it does not trust: a path a
  * process names (its config, its admin socket) is resolved inside that
  * process's root, never on the host, and the object opened is checked

@@ -9,6 +9,7 @@
 #include "unit.h"
 #include "fixture.h"
 #include "ceph/procs.h"
+#include "tracer.h"	/* discover_pid */
 
 static char root[FX_ROOT_MAX];
 
@@ -156,6 +157,25 @@ static void alive_and_zombies(void **state)
 	assert_false(procs_alive(root, 999));
 }
 
+/* -p's process: at the start every error ends osdhist (said on stderr);
+ * while tracing, one that is gone or caught in an exec does not. */
+static void pid_checks(void **state)
+{
+	struct osd_proc p;
+	(void)state;
+
+	assert_int_equal(discover_pid(root, 100, false, &p), 0);
+	assert_int_equal(p.osd_id, 3);
+	assert_int_equal(discover_pid(root, 100, true, &p), 0);
+	assert_int_equal(discover_pid(root, 999, false, &p), -ENOENT);
+	assert_int_equal(discover_pid(root, 999, true, &p), -ESRCH);
+	assert_int_equal(discover_pid(root, 112, true, &p), -ESRCH);	/* zombie */
+	assert_int_equal(discover_pid(root, 103, false, &p), -EINVAL);
+	assert_int_equal(discover_pid(root, 103, true, &p), -EINVAL);
+	assert_int_equal(discover_pid(root, 111, false, &p), -EAGAIN);
+	assert_int_equal(discover_pid(root, 111, true, &p), -EAGAIN);
+}
+
 int run_procs_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +183,7 @@ int run_procs_tests(void)
 		cmocka_unit_test(scan_fixture),
 		cmocka_unit_test(each_sees_every_osd),
 		cmocka_unit_test(alive_and_zombies),
+		cmocka_unit_test(pid_checks),
 	};
 	return cmocka_run_group_tests_name("procs", tests, setup, teardown);
 }
