@@ -260,7 +260,8 @@ unit-test: deps
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 180
 FUZZ_SRCS     = tests/fuzz/fuzz_binary.c loader/ceph/binary.c loader/ceph/derive.c \
-		loader/ceph/symtrace.c
+		loader/ceph/derive_read.c loader/ceph/derive_read_obj.c \
+		loader/ceph/derive_witness.c loader/ceph/symtrace.c
 FUZZ_HDRS     = $(wildcard loader/ceph/*.h) maps/osdhist.h
 FUZZ_CFLAGS   = -g -O1 -fno-omit-frame-pointer -std=c11 -Wall -Wextra -Werror \
 		-D_GNU_SOURCE $(CPPFLAGS) $(shell pkg-config --cflags capstone)
