@@ -28,7 +28,7 @@ LDFLAGS  ?=
 # line and the missing-dependency message both come from this list.
 BUILD_LIBS := libbpf:libbpf-dev libelf:libelf-dev zlib:zlib1g-dev
 BUILD_LIBS += libmicrohttpd:libmicrohttpd-dev
-# capstone disassembles the OSD's code (loader/ceph/derive.c); json-c
+# capstone disassembles the OSD's code (loader/ceph/symtrace.c, binary.c); json-c
 # parses perf dump answers (loader/ceph/asok.c)
 BUILD_LIBS += capstone:libcapstone-dev json-c:libjson-c-dev
 BUILD_PCS   = $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
