@@ -28,7 +28,7 @@ LDFLAGS  ?=
 # line and the missing-dependency message both come from this list.
 BUILD_LIBS := libbpf:libbpf-dev libelf:libelf-dev zlib:zlib1g-dev
 BUILD_LIBS += libmicrohttpd:libmicrohttpd-dev
-# capstone disassembles the OSD's code (loader/ceph/derive.c); json-c
+# capstone disassembles the OSD's code (loader/ceph/symtrace.c, binary.c); json-c
 # parses perf dump answers (loader/ceph/asok.c)
 BUILD_LIBS += capstone:libcapstone-dev json-c:libjson-c-dev
 BUILD_PCS   = $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
@@ -260,7 +260,8 @@ unit-test: deps
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 180
 FUZZ_SRCS     = tests/fuzz/fuzz_binary.c loader/ceph/binary.c loader/ceph/derive.c \
-		loader/ceph/symtrace.c
+		loader/ceph/derive_read.c loader/ceph/derive_read_obj.c \
+		loader/ceph/derive_witness.c loader/ceph/symtrace.c
 FUZZ_HDRS     = $(wildcard loader/ceph/*.h) maps/osdhist.h
 FUZZ_CFLAGS   = -g -O1 -fno-omit-frame-pointer -std=c11 -Wall -Wextra -Werror \
 		-D_GNU_SOURCE $(CPPFLAGS) $(shell pkg-config --cflags capstone)

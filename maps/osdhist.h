@@ -406,7 +406,7 @@ struct slow_filter {
  *   id     the loader's name of it (enum osd_off, loader/ceph/derive.h)
  *   field  its member of struct osd_offsets (a __u32), the name --inspect
  *          -v prints and OSDHIST_TEST_OFFSETS takes; its witnesses are
- *          witnesses_FIELD() in loader/ceph/derive.c
+ *          witnesses_FIELD() in loader/ceph/derive_witness.c
  *   need   what needs it (loader/ceph/cephfns.h's enum osd_feature, which bpf/
  *          never sees): FEAT_TRACE, a binary without it is refused; or the
  *          one feature refused without it

@@ -37,6 +37,8 @@ declare -A rank=(
 	# of the kernel's features
 	[procs]=2 [binary]=2 [derive]=2 [symtrace]=2 [asok]=2 [asok_find]=2
 	[proot]=2 [cephfns]=2 [kfeatures]=2
+	# the derivation's parts, beside derive (derive_facts.h between them)
+	[derive_facts]=2 [derive_read]=2 [derive_read_obj]=2 [derive_witness]=2
 	# 1 base: pieces that include nothing of ours but maps/ (http_guard is
 	# a pure policy: it owns enum http_reject, which the report counts)
 	[escape]=1 [clock]=1 [testhooks]=1 [http_guard]=1 [version]=1 [job]=1

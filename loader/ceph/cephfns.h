@@ -6,9 +6,14 @@
  * What osdhist knows of ceph-osd's functions, one row per fact: the
  * functions whose symbols it looks up, and which of them it probes.  The
  * offsets it derives are rows of maps/osdhist.h (OSDHIST_OFFSETS: bpf/
- * reads them too).  Adding a probe, a witness function or an offset is one
- * row; binary.c, derive.c, attach.c, --inspect and the unit tests read
- * these lists and nothing else.
+ * reads them too).  A row is the one place its fact is written: binary.c,
+ * derive.c, attach.c, --inspect and the unit tests read these lists and
+ * nothing else.  It is not always all the work: a function also needs the
+ * reader that looks for calls to it (DERIVE_CALLEE), or its own reader in
+ * derive_read.c or derive_read_obj.c and a witness in derive_witness.c
+ * that uses what it finds (DERIVE_READ); a probe needs the BPF program its
+ * ATTACH names; an offset, the steps of "Adding an offset" in
+ * docs/how-it-works.md.
  */
 
 /* What a probe or an offset is needed for (the rows' `need`): tracing at
@@ -34,7 +39,8 @@ enum osd_feature {
  * The functions looked up in .dynsym, X(id, pretty, derive, symbol):
  *   pretty  how messages, --inspect -v and the witness lists name it
  *   derive  what derive.c does with it: DERIVE_READ(fn), its code is read
- *           and fn (derive.c) finds what it says about the offsets;
+ *           and fn (derive_read.c, derive_read_obj.c) finds what it says
+ *           about the offsets;
  *           DERIVE_CALLEE, a witness looks for calls to it (its address);
  *           DERIVE_NONE, nothing (only probed, or the version)
  *   symbol  the mangled name, written here only (the same in 16.2, 18.2

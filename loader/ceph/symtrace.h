@@ -7,10 +7,11 @@
  * it follows, in address order, what each register holds in terms of the
  * function's entry state -- an argument register, the entry stack pointer,
  * or a value loaded from [such a value + offset] -- and records every
- * memory access, compare with a constant and call.  derive.c asks questions
- * of that record ("which offset of the op argument is passed to
- * OpInfo::may_read?"), never of byte strings, so register choices, endbr64
- * and layout changes between builds do not matter.
+ * memory access, compare with a constant and call.  The derivation's
+ * readers (derive_read.c, derive_read_obj.c) ask questions of that record
+ * ("which offset of the op argument is passed to OpInfo::may_read?"),
+ * never of byte strings, so register choices, endbr64 and layout changes
+ * between builds do not matter.
  *
  * The pass is linear (no control flow is followed), bounded (ST_MAX_INSNS,
  * ST_MAX_NODES) and never reads outside the bytes it is given.

@@ -15,6 +15,9 @@ MIN_EXECS=${FUZZ_MIN_EXECS:-5000}
 FUZZ=$LIB_ROOT/build/fuzz_binary
 COV=$LIB_ROOT/build/fuzz_binary_cov
 CHROOTS=${OSDHIST_CHROOTS:-/var/cache/osdhist/chroots}
+# what the harness links besides itself (the Makefile's FUZZ_SRCS)
+SRCS=(loader/ceph/binary.c loader/ceph/derive.c loader/ceph/derive_read.c
+	loader/ceph/derive_read_obj.c loader/ceph/derive_witness.c loader/ceph/symtrace.c)
 lib_mktemp WORK -d
 CORPUS=${FUZZ_CORPUS:-$WORK/corpus}
 # crash, leak and timeout inputs outlive the run (removed again if none)
@@ -26,7 +29,7 @@ if ! make -s -C "$LIB_ROOT" build/fuzz_binary build/fuzz_binary_cov >"$WORK/make
 	tail -n 20 "$WORK/make.log"
 	finish
 fi
-echo "# fuzzing tests/fuzz/fuzz_binary.c loader/ceph/binary.c loader/ceph/derive.c loader/ceph/symtrace.c"
+echo "# fuzzing tests/fuzz/fuzz_binary.c ${SRCS[*]}"
 
 # outcome FILE: the harness's verdict on FILE, without the input's size (a
 # seed is smaller than its binary, the verdict must be the same).
@@ -78,7 +81,7 @@ coverage() { # LABEL DIR...
 	LLVM_PROFILE_FILE=$WORK/cov.profraw "$COV" -runs=0 "$@" >/dev/null 2>&1
 	llvm-profdata merge -sparse "$WORK/cov.profraw" -o "$WORK/cov.profdata" 2>/dev/null &&
 	(cd "$LIB_ROOT" && llvm-cov report "$COV" -instr-profile="$WORK/cov.profdata" \
-		loader/ceph/binary.c loader/ceph/derive.c loader/ceph/symtrace.c) 2>/dev/null |
+		"${SRCS[@]}") 2>/dev/null |
 		awk -v l="$label" '$1 ~ /\.c$/ { sub(/.*\//, "", $1)
 			printf "# coverage from %s: %s lines %s (%s of %s missed), branches %s\n",
 				l, $1, $10, $9, $8, $13 }'
