@@ -55,8 +55,8 @@ static void answer(struct offset_witnesses *w, int found, int64_t val, const cha
 /* --- agreement --------------------------------------------------------- */
 
 __attribute__((format(printf, 5, 6)))
-void add_as(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in *in,
-	    struct fact f, const char *fmt, ...)
+void derive_witness_as(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in *in,
+		       struct fact f, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -67,13 +67,13 @@ void add_as(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in 
 	va_end(ap);
 }
 
-void add(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in *in,
-	 struct fact f)
+void derive_witness(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in *in,
+		    struct fact f)
 {
-	add_as(w, cf, in, f, "%s", ceph_fn_pretty[cf]);
+	derive_witness_as(w, cf, in, f, "%s", ceph_fn_pretty[cf]);
 }
 
-int judge(const struct offset_witnesses *w, int64_t *val, char *why, size_t len)
+int derive_judge(const struct offset_witnesses *w, int64_t *val, char *why, size_t len)
 {
 	int found = 0, first = -1;
 	size_t o = 0;
@@ -178,8 +178,8 @@ int derive_offsets(const struct derive_in *in, const char *build_id,
 		int64_t v;
 
 		memset(&w, 0, sizeof(w));
-		witnesses[o](in, &fx, &w);
-		if (judge(&w, &v, out->why[o], sizeof(out->why[o]))) {
+		derive_witnesses[o](in, &fx, &w);
+		if (derive_judge(&w, &v, out->why[o], sizeof(out->why[o]))) {
 			if (!ret && (OFFS_REQUIRED & OFF_BIT(o))) {
 				snprintf(err, errlen, "build-id %s: cannot derive %s: %s; osdhist "
 					 "traces no binary with an offset it cannot prove",

@@ -118,20 +118,20 @@ typedef void witnesses_fn(const struct derive_in *in, const struct facts *fx,
 
 /* witnesses_FIELD() of each row of maps/osdhist.h's OSDHIST_OFFSETS, in
  * enum osd_off order (derive_witness.c, beside them: they stay static). */
-extern witnesses_fn *const witnesses[NR_OFFS];
+extern witnesses_fn *const derive_witnesses[NR_OFFS];
 
 /* What function cf says, under the name fmt makes (a sum of two functions'
  * answers, an ABI fact); cf CF_NONE: asked whatever the binary has. */
 __attribute__((format(printf, 5, 6)))
-void add_as(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in *in,
-	    struct fact f, const char *fmt, ...);
+void derive_witness_as(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in *in,
+		       struct fact f, const char *fmt, ...);
 
 /* What function cf says, by its name. */
-void add(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in *in,
-	 struct fact f);
+void derive_witness(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in *in,
+		    struct fact f);
 
 /* Judges one offset: 0 and *val if >= 2 answers and all agree.  why gets
  * the witness list, or the reason. */
-int judge(const struct offset_witnesses *w, int64_t *val, char *why, size_t len);
+int derive_judge(const struct offset_witnesses *w, int64_t *val, char *why, size_t len);
 
 #endif

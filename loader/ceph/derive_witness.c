@@ -77,83 +77,83 @@ static struct fact abi(int64_t v)
 static void witnesses_op_request(const struct derive_in *in, const struct facts *fx,
 				 struct offset_witnesses *w)
 {
-	add(w, CF_MAYBE_INIT_OP_INFO, in, fx->mi_request);
-	add(w, CF_LOG_OP_STATS, in, fx->ls_request);
-	add(w, CF_DEQUEUE_OP, in, fx->dq_request);
-	add(w, CF_ENQUEUE_OP, in, fx->eq_request);
-	add(w, CF_OPREQUEST_CTOR, in, fx->ct_request);
-	add(w, CF_REPOP_COMMIT, in, fx->rc_request);
+	derive_witness(w, CF_MAYBE_INIT_OP_INFO, in, fx->mi_request);
+	derive_witness(w, CF_LOG_OP_STATS, in, fx->ls_request);
+	derive_witness(w, CF_DEQUEUE_OP, in, fx->dq_request);
+	derive_witness(w, CF_ENQUEUE_OP, in, fx->eq_request);
+	derive_witness(w, CF_OPREQUEST_CTOR, in, fx->ct_request);
+	derive_witness(w, CF_REPOP_COMMIT, in, fx->rc_request);
 }
 
 static void witnesses_op_rmw(const struct derive_in *in, const struct facts *fx,
 			     struct offset_witnesses *w)
 {
-	add(w, CF_MAYBE_INIT_OP_INFO, in, fx->mi_rmw);
+	derive_witness(w, CF_MAYBE_INIT_OP_INFO, in, fx->mi_rmw);
 	if (in->fn[CF_CHECK_RMW].vaddr)
-		add_as(w, CF_LOG_OP_STATS, in, sum(fx->ls_opinfo, fx->cr_rmw), "%s+%s",
-		       ceph_fn_pretty[CF_LOG_OP_STATS], ceph_fn_pretty[CF_CHECK_RMW]);
+		derive_witness_as(w, CF_LOG_OP_STATS, in, sum(fx->ls_opinfo, fx->cr_rmw), "%s+%s",
+				  ceph_fn_pretty[CF_LOG_OP_STATS], ceph_fn_pretty[CF_CHECK_RMW]);
 }
 
 static void witnesses_op_dequeued(const struct derive_in *in, const struct facts *fx,
 				  struct offset_witnesses *w)
 {
-	add(w, CF_LOG_OP_STATS, in, fx->ls_dequeued);
-	add(w, CF_DEQUEUE_OP, in, fx->dq_dequeued);
+	derive_witness(w, CF_LOG_OP_STATS, in, fx->ls_dequeued);
+	derive_witness(w, CF_DEQUEUE_OP, in, fx->dq_dequeued);
 }
 
 static void witnesses_msg_type(const struct derive_in *in, const struct facts *fx,
 			       struct offset_witnesses *w)
 {
-	add(w, CF_OPREQUEST_CTOR, in, fx->ct_type);
-	add(w, CF_REPOP_COMMIT, in, fx->rc_type);
+	derive_witness(w, CF_OPREQUEST_CTOR, in, fx->ct_type);
+	derive_witness(w, CF_REPOP_COMMIT, in, fx->rc_type);
 }
 
 static void witnesses_msg_recv(const struct derive_in *in, const struct facts *fx,
 			       struct offset_witnesses *w)
 {
-	add(w, CF_LOG_OP_STATS, in, fx->ls_recv);
-	add(w, CF_DEQUEUE_OP, in, fx->dq_recv);
-	add(w, CF_ENQUEUE_OP, in, fx->eq_recv);
+	derive_witness(w, CF_LOG_OP_STATS, in, fx->ls_recv);
+	derive_witness(w, CF_DEQUEUE_OP, in, fx->dq_recv);
+	derive_witness(w, CF_ENQUEUE_OP, in, fx->eq_recv);
 }
 
 static void witnesses_repmod_op(const struct derive_in *in, const struct facts *fx,
 				struct offset_witnesses *w)
 {
-	add(w, CF_REPOP_COMMIT, in, fx->rc_repmod);
-	add(w, CF_REPMOD_DISPOSE, in, fx->rd_repmod);
+	derive_witness(w, CF_REPOP_COMMIT, in, fx->rc_repmod);
+	derive_witness(w, CF_REPMOD_DISPOSE, in, fx->rd_repmod);
 }
 
 static void witnesses_sp_spg(const struct derive_in *in, const struct facts *fx,
 			     struct offset_witnesses *w)
 {
-	add(w, CF_ENQUEUE_OP, in, fx->eq_spg);
-	add_as(w, CF_ENQUEUE_OP, in, abi(abi_enqueue_spg()), "SysV ABI of %s's signature",
-	       ceph_fn_pretty[CF_ENQUEUE_OP]);
+	derive_witness(w, CF_ENQUEUE_OP, in, fx->eq_spg);
+	derive_witness_as(w, CF_ENQUEUE_OP, in, abi(abi_enqueue_spg()), "SysV ABI of %s's signature",
+			  ceph_fn_pretty[CF_ENQUEUE_OP]);
 }
 
 static void witnesses_sp_submit_op(const struct derive_in *in, const struct facts *fx,
 				   struct offset_witnesses *w)
 {
-	add(w, CF_REP_SUBMIT, in, fx->sub[0]);
-	add(w, CF_EC_SUBMIT, in, fx->sub[1]);
-	add(w, CF_ECSWITCH_SUBMIT, in, fx->sub[2]);
+	derive_witness(w, CF_REP_SUBMIT, in, fx->sub[0]);
+	derive_witness(w, CF_EC_SUBMIT, in, fx->sub[1]);
+	derive_witness(w, CF_ECSWITCH_SUBMIT, in, fx->sub[2]);
 	if (in->fn[CF_REP_SUBMIT].vaddr || in->fn[CF_EC_SUBMIT].vaddr)
-		add_as(w, CF_NONE, in, abi(abi_submit_op()),
-		       "SysV ABI of submit_transaction's signature");
+		derive_witness_as(w, CF_NONE, in, abi(abi_submit_op()),
+				  "SysV ABI of submit_transaction's signature");
 }
 
 static void witnesses_mosdop_ops(const struct derive_in *in, const struct facts *fx,
 				 struct offset_witnesses *w)
 {
-	add(w, CF_SET_FROM_OP, in, fx->sf_ops);
-	add(w, CF_MOSDOP_CLEAR_BUFFERS, in, fx->cb_ops);
+	derive_witness(w, CF_SET_FROM_OP, in, fx->sf_ops);
+	derive_witness(w, CF_MOSDOP_CLEAR_BUFFERS, in, fx->cb_ops);
 }
 
 static void witnesses_osdop_size(const struct derive_in *in, const struct facts *fx,
 				 struct offset_witnesses *w)
 {
-	add(w, CF_OSDOP_MERGE_OUT, in, fx->merge_size);
-	add(w, CF_OSDOP_SPLIT_OUT, in, fx->split_size);
+	derive_witness(w, CF_OSDOP_MERGE_OUT, in, fx->merge_size);
+	derive_witness(w, CF_OSDOP_SPLIT_OUT, in, fx->split_size);
 }
 
 /* sizeof(OSDOp) as both out_data functions agree on it, else none. */
@@ -176,10 +176,10 @@ static void witnesses_osdop_rval(const struct derive_in *in, const struct facts 
 {
 	struct fact size = osdop_size(fx);
 
-	add(w, CF_FILL_IN_COPY_GET_NOENT, in, fx->noent_rval);
+	derive_witness(w, CF_FILL_IN_COPY_GET_NOENT, in, fx->noent_rval);
 	if (in->fn[CF_OSDOP_MERGE_OUT].vaddr || in->fn[CF_OSDOP_SPLIT_OUT].vaddr)
-		add_as(w, CF_NONE, in, rval_last_member(size),
-		       "sizeof(OSDOp) - 8 (rval is its last member)");
+		derive_witness_as(w, CF_NONE, in, rval_last_member(size),
+				  "sizeof(OSDOp) - 8 (rval is its last member)");
 }
 
 /* set_from_op reads an element of the op vector, begin + k * sizeof(OSDOp)
@@ -205,12 +205,12 @@ static void witnesses_osdop_indata(const struct derive_in *in, const struct fact
 {
 	struct fact size = osdop_size(fx);
 
-	add(w, CF_OSDOP_PRINT, in, fx->pr_indata);
-	add(w, CF_SET_FROM_OP, in, in_element(fx->sf_indata, size));
-	add(w, CF_SET_FROM_OP_VEC, in, in_element(fx->sfv_indata, size));
+	derive_witness(w, CF_OSDOP_PRINT, in, fx->pr_indata);
+	derive_witness(w, CF_SET_FROM_OP, in, in_element(fx->sf_indata, size));
+	derive_witness(w, CF_SET_FROM_OP_VEC, in, in_element(fx->sfv_indata, size));
 	if (in->fn[CF_OSDOP_MERGE_OUT].vaddr || in->fn[CF_OSDOP_SPLIT_OUT].vaddr)
-		add_as(w, CF_NONE, in, indata_before_end(size),
-		       "sizeof(OSDOp) - 0x48 (indata, outdata, rval end it)");
+		derive_witness_as(w, CF_NONE, in, indata_before_end(size),
+				  "sizeof(OSDOp) - 0x48 (indata, outdata, rval end it)");
 }
 
 /* The wire format (rados.h, packed): struct ceph_osd_op { __le16 op;
@@ -223,33 +223,33 @@ static void witnesses_osdop_cls(const struct derive_in *in, const struct facts *
 {
 	struct fact size = osdop_size(fx);
 
-	add(w, CF_OSDOP_PRINT, in, fx->pr_cls);
-	add(w, CF_SET_FROM_OP, in, in_element(fx->sf_cls, size));
-	add(w, CF_SET_FROM_OP_VEC, in, in_element(fx->sfv_cls, size));
-	add_as(w, CF_NONE, in, abi(WIRE_CLASS_LEN), "the wire format of ceph_osd_op");
+	derive_witness(w, CF_OSDOP_PRINT, in, fx->pr_cls);
+	derive_witness(w, CF_SET_FROM_OP, in, in_element(fx->sf_cls, size));
+	derive_witness(w, CF_SET_FROM_OP_VEC, in, in_element(fx->sfv_cls, size));
+	derive_witness_as(w, CF_NONE, in, abi(WIRE_CLASS_LEN), "the wire format of ceph_osd_op");
 }
 
 static void witnesses_bl_first(const struct derive_in *in, const struct facts *fx,
 			       struct offset_witnesses *w)
 {
-	add(w, CF_LIST_ITER_IMPL, in, fx->it_first);
-	add(w, CF_LIST_C_STR, in, fx->lc_first);
+	derive_witness(w, CF_LIST_ITER_IMPL, in, fx->it_first);
+	derive_witness(w, CF_LIST_C_STR, in, fx->lc_first);
 }
 
 static void witnesses_node_ptr(const struct derive_in *in, const struct facts *fx,
 			       struct offset_witnesses *w)
 {
-	add(w, CF_LIST_C_STR, in, fx->lc_node_ptr);
-	add(w, CF_LIST_WRITE, in, fx->lw_node_ptr);
+	derive_witness(w, CF_LIST_C_STR, in, fx->lc_node_ptr);
+	derive_witness(w, CF_LIST_WRITE, in, fx->lw_node_ptr);
 }
 
 static void witnesses_ptr_raw(const struct derive_in *in, const struct facts *fx,
 			      struct offset_witnesses *w)
 {
-	add(w, CF_PTR_C_STR, in, fx->pc.raw);
-	add(w, CF_PTR_C_STR_CONST, in, fx->pcc.raw);
-	add(w, CF_PTR_AT, in, fx->pat.raw);
-	add(w, CF_PTR_COPY_OUT, in, fx->pco.raw);
+	derive_witness(w, CF_PTR_C_STR, in, fx->pc.raw);
+	derive_witness(w, CF_PTR_C_STR_CONST, in, fx->pcc.raw);
+	derive_witness(w, CF_PTR_AT, in, fx->pat.raw);
+	derive_witness(w, CF_PTR_COPY_OUT, in, fx->pco.raw);
 }
 
 /* c_str reads one 4-byte field, _off; operator[] and copy_out two. */
@@ -261,8 +261,8 @@ static struct fact only_u32(const struct ptr_reads *r)
 static void witnesses_ptr_off(const struct derive_in *in, const struct facts *fx,
 			      struct offset_witnesses *w)
 {
-	add(w, CF_PTR_C_STR, in, only_u32(&fx->pc));
-	add(w, CF_PTR_C_STR_CONST, in, only_u32(&fx->pcc));
+	derive_witness(w, CF_PTR_C_STR, in, only_u32(&fx->pc));
+	derive_witness(w, CF_PTR_C_STR_CONST, in, only_u32(&fx->pcc));
 }
 
 /* Of the two 4-byte fields r reads, the one that is not _off (c_str's). */
@@ -287,25 +287,25 @@ static void witnesses_ptr_len(const struct derive_in *in, const struct facts *fx
 	struct fact off = only_u32(&fx->pc);
 
 	if (in->fn[CF_PTR_C_STR].vaddr) {
-		add_as(w, CF_PTR_AT, in, other_u32(&fx->pat, off), "%s+%s",
-		       ceph_fn_pretty[CF_PTR_AT], ceph_fn_pretty[CF_PTR_C_STR]);
-		add_as(w, CF_PTR_COPY_OUT, in, other_u32(&fx->pco, off), "%s+%s",
-		       ceph_fn_pretty[CF_PTR_COPY_OUT], ceph_fn_pretty[CF_PTR_C_STR]);
+		derive_witness_as(w, CF_PTR_AT, in, other_u32(&fx->pat, off), "%s+%s",
+				  ceph_fn_pretty[CF_PTR_AT], ceph_fn_pretty[CF_PTR_C_STR]);
+		derive_witness_as(w, CF_PTR_COPY_OUT, in, other_u32(&fx->pco, off), "%s+%s",
+				  ceph_fn_pretty[CF_PTR_COPY_OUT], ceph_fn_pretty[CF_PTR_C_STR]);
 	}
-	add(w, CF_LIST_C_STR, in, in_ptr(fx->lc_len, fx->lc_node_ptr));
-	add(w, CF_LIST_WRITE, in, in_ptr(fx->lw_len, fx->lw_node_ptr));
+	derive_witness(w, CF_LIST_C_STR, in, in_ptr(fx->lc_len, fx->lc_node_ptr));
+	derive_witness(w, CF_LIST_WRITE, in, in_ptr(fx->lw_len, fx->lw_node_ptr));
 }
 
 static void witnesses_raw_data(const struct derive_in *in, const struct facts *fx,
 			       struct offset_witnesses *w)
 {
-	add(w, CF_PTR_C_STR, in, fx->pc.data);
-	add(w, CF_PTR_C_STR_CONST, in, fx->pcc.data);
-	add(w, CF_PTR_AT, in, fx->pat.data);
-	add(w, CF_PTR_COPY_OUT, in, fx->pco.data);
+	derive_witness(w, CF_PTR_C_STR, in, fx->pc.data);
+	derive_witness(w, CF_PTR_C_STR_CONST, in, fx->pcc.data);
+	derive_witness(w, CF_PTR_AT, in, fx->pat.data);
+	derive_witness(w, CF_PTR_COPY_OUT, in, fx->pco.data);
 }
 
-/* What judge() makes of fn's witnesses: a layout fact built on another
+/* What derive_judge() makes of fn's witnesses: a layout fact built on another
  * offset uses the value osdhist derives for it, by the same rule. */
 static struct fact derived(witnesses_fn *fn, const struct derive_in *in,
 			   const struct facts *fx)
@@ -316,7 +316,7 @@ static struct fact derived(witnesses_fn *fn, const struct derive_in *in,
 
 	memset(&w, 0, sizeof(w));
 	fn(in, fx, &w);
-	return (struct fact){ !judge(&w, &v, why, sizeof(why)), v };
+	return (struct fact){ !derive_judge(&w, &v, why, sizeof(why)), v };
 }
 
 /* OpRequest's declaration (src/osd/OpRequest.h, 16 to 20) has `Message
@@ -330,9 +330,9 @@ static struct fact reqid_after_request(struct fact request)
 static void witnesses_op_reqid(const struct derive_in *in, const struct facts *fx,
 			       struct offset_witnesses *w)
 {
-	add(w, CF_OPREQUEST_CTOR, in, fx->ct_reqid);
-	add_as(w, CF_NONE, in, reqid_after_request(derived(witnesses_op_request, in, fx)),
-	       "OpRequest::request + 8 (reqid follows it)");
+	derive_witness(w, CF_OPREQUEST_CTOR, in, fx->ct_reqid);
+	derive_witness_as(w, CF_NONE, in, reqid_after_request(derived(witnesses_op_request, in, fx)),
+			  "OpRequest::request + 8 (reqid follows it)");
 }
 
 static struct fact name_of_len(struct fact len)
@@ -343,17 +343,17 @@ static struct fact name_of_len(struct fact len)
 static void witnesses_mosdop_oid(const struct derive_in *in, const struct facts *fx,
 				 struct offset_witnesses *w)
 {
-	add(w, CF_MOSDOP_PRINT, in, sum(fx->pr_hobj, abi(HOBJ_OID_NAME)));
-	add(w, CF_MOSDOP_FINISH_DECODE, in, fx->fd_name);
-	add(w, CF_MOSDOP_GET_OLOC, in, name_of_len(fx->ol_name_len));
+	derive_witness(w, CF_MOSDOP_PRINT, in, sum(fx->pr_hobj, abi(HOBJ_OID_NAME)));
+	derive_witness(w, CF_MOSDOP_FINISH_DECODE, in, fx->fd_name);
+	derive_witness(w, CF_MOSDOP_GET_OLOC, in, name_of_len(fx->ol_name_len));
 }
 
 static void witnesses_mosdop_pgid(const struct derive_in *in, const struct facts *fx,
 				  struct offset_witnesses *w)
 {
-	add(w, CF_MOSDOP_PRINT, in, fx->pr_pgid);
-	add(w, CF_MOSDOP_GET_SPG, in, fx->spg_pgid);
-	add(w, CF_MOSDOP_GET_PG, in, fx->pg_pgid);
+	derive_witness(w, CF_MOSDOP_PRINT, in, fx->pr_pgid);
+	derive_witness(w, CF_MOSDOP_GET_SPG, in, fx->spg_pgid);
+	derive_witness(w, CF_MOSDOP_GET_PG, in, fx->pg_pgid);
 }
 
 /* A field of MOSDOp::hobj read in MOSDOp: its offset in the hobject_t,
@@ -367,12 +367,12 @@ static struct fact in_hobj(struct fact in_mosdop, struct fact hobj)
 static void witnesses_hobj_snap(const struct derive_in *in, const struct facts *fx,
 				struct offset_witnesses *w)
 {
-	add(w, CF_HOBJ_PRINT, in, fx->hp.snap);
-	add(w, CF_HOBJ_DUMP, in, fx->hd.snap);
-	add(w, CF_HOBJ_TO_STR, in, fx->hs.snap);
-	add_as(w, CF_MOSDOP_GET_SNAPID, in,
-	       in_hobj(fx->sn_snap, derived(witnesses_mosdop_oid, in, fx)),
-	       "%s - mosdop_oid", ceph_fn_pretty[CF_MOSDOP_GET_SNAPID]);
+	derive_witness(w, CF_HOBJ_PRINT, in, fx->hp.snap);
+	derive_witness(w, CF_HOBJ_DUMP, in, fx->hd.snap);
+	derive_witness(w, CF_HOBJ_TO_STR, in, fx->hs.snap);
+	derive_witness_as(w, CF_MOSDOP_GET_SNAPID, in,
+			  in_hobj(fx->sn_snap, derived(witnesses_mosdop_oid, in, fx)),
+			  "%s - mosdop_oid", ceph_fn_pretty[CF_MOSDOP_GET_SNAPID]);
 }
 
 /* hobject_t's declaration (src/common/hobject.h, 16 to 20) has `uint32_t
@@ -399,40 +399,40 @@ static struct fact revhash_of_nibble(struct fact nibble)
 static void witnesses_hobj_revhash(const struct derive_in *in, const struct facts *fx,
 				   struct offset_witnesses *w)
 {
-	add(w, CF_HOBJ_PRINT, in, fx->hp.revhash);
-	add_as(w, CF_HOBJ_DUMP, in, revhash_of_hash(&fx->hd),
-	       "%s's hash + 12 (hash, max, nibblewise_key_cache, hash_reverse_bits)",
-	       ceph_fn_pretty[CF_HOBJ_DUMP]);
-	add_as(w, CF_HOBJ_TO_STR, in, revhash_of_nibble(fx->hs.nibble),
-	       "%s's nibblewise_key_cache + 4 (hash_reverse_bits follows it)",
-	       ceph_fn_pretty[CF_HOBJ_TO_STR]);
+	derive_witness(w, CF_HOBJ_PRINT, in, fx->hp.revhash);
+	derive_witness_as(w, CF_HOBJ_DUMP, in, revhash_of_hash(&fx->hd),
+			  "%s's hash + 12 (hash, max, nibblewise_key_cache, hash_reverse_bits)",
+			  ceph_fn_pretty[CF_HOBJ_DUMP]);
+	derive_witness_as(w, CF_HOBJ_TO_STR, in, revhash_of_nibble(fx->hs.nibble),
+			  "%s's nibblewise_key_cache + 4 (hash_reverse_bits follows it)",
+			  ceph_fn_pretty[CF_HOBJ_TO_STR]);
 }
 
 static void witnesses_hobj_pool(const struct derive_in *in, const struct facts *fx,
 				struct offset_witnesses *w)
 {
-	add(w, CF_HOBJ_PRINT, in, fx->hp.pool);
-	add(w, CF_HOBJ_DUMP, in, fx->hd.pool);
-	add(w, CF_HOBJ_TO_STR, in, fx->hs.pool);
+	derive_witness(w, CF_HOBJ_PRINT, in, fx->hp.pool);
+	derive_witness(w, CF_HOBJ_DUMP, in, fx->hd.pool);
+	derive_witness(w, CF_HOBJ_TO_STR, in, fx->hs.pool);
 }
 
 static void witnesses_hobj_nspace(const struct derive_in *in, const struct facts *fx,
 				  struct offset_witnesses *w)
 {
-	add(w, CF_HOBJ_PRINT, in, fx->hp.nspace);
-	add(w, CF_HOBJ_DUMP, in, fx->hd.nspace);
-	add(w, CF_HOBJ_TO_STR, in, fx->hs.nspace);
+	derive_witness(w, CF_HOBJ_PRINT, in, fx->hp.nspace);
+	derive_witness(w, CF_HOBJ_DUMP, in, fx->hd.nspace);
+	derive_witness(w, CF_HOBJ_TO_STR, in, fx->hs.nspace);
 }
 
 static void witnesses_hobj_key(const struct derive_in *in, const struct facts *fx,
 			       struct offset_witnesses *w)
 {
-	add(w, CF_HOBJ_PRINT, in, fx->hp.key);
-	add(w, CF_HOBJ_DUMP, in, fx->hd.key);
-	add(w, CF_HOBJ_TO_STR, in, fx->hs.key);
+	derive_witness(w, CF_HOBJ_PRINT, in, fx->hp.key);
+	derive_witness(w, CF_HOBJ_DUMP, in, fx->hd.key);
+	derive_witness(w, CF_HOBJ_TO_STR, in, fx->hs.key);
 }
 
 /* A row without its witnesses_FIELD() does not compile. */
 #define OFF_WITNESSES(id, field, need) [id] = witnesses_##field,
-witnesses_fn *const witnesses[NR_OFFS] = { OSDHIST_OFFSETS(OFF_WITNESSES) };
+witnesses_fn *const derive_witnesses[NR_OFFS] = { OSDHIST_OFFSETS(OFF_WITNESSES) };
 #undef OFF_WITNESSES
