@@ -269,9 +269,9 @@ static struct bpf_link *attach_one(struct binaries *bs, struct binary_slot *b, i
  * when that is for want of privilege. */
 static enum attach_result sync_links(struct binaries *bs, struct binary_slot *b, enum window win)
 {
-	char path[64];
+	char path[BINARY_FD_PATH_MAX];
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", b->fd);
+	binary_fd_path(b->fd, path);
 	for (int f = 0; f < NR_PROBE_FNS; f++) {
 		if (!wanted(bs, f, win) || b->links[f] || !b->fn_off[f])
 			continue;
@@ -536,7 +536,6 @@ enum attach_result binaries_attach(struct binaries *bs, const struct osd_proc *p
 	struct binary_slot *b = find_slot(bs, p->dev, p->ino);
 	struct refused_bin *known;
 	enum attach_result r;
-	ssize_t n;
 
 	if (b) {
 		b->nprocs++;
@@ -559,9 +558,7 @@ enum attach_result binaries_attach(struct binaries *bs, const struct osd_proc *p
 	b->nprocs = 1;
 	b->fd = -1;
 	b->row = -1;
-	n = readlink(p->exe, b->where, sizeof(b->where) - 1);
-	if (n < 0)
-		snprintf(b->where, sizeof(b->where), "%s", p->exe);
+	procs_exe_where(p, b->where, sizeof(b->where));
 	r = attach_new(bs, b, p, win);
 	if (r == ATTACH_TRACED) {
 		bs->n++;

@@ -219,18 +219,16 @@ static bool list_one(const struct osd_proc *p, void *arg)
 	struct list_ctx *c = arg;
 	struct seen *s = NULL;
 	char where[4096];
-	ssize_t len;
 
 	for (int j = 0; j < c->nseen && !s; j++)
 		if (c->seen[j].dev == p->dev && c->seen[j].ino == p->ino)
 			s = &c->seen[j];
-	len = readlink(p->exe, where, sizeof(where) - 1);
-	where[len > 0 ? len : 0] = 0;
+	procs_exe_where(p, where, sizeof(where));
 	if (p->unsupported) {	/* crimson-osd: named, not inspected */
 		printf("osd.");
 		p->osd_id >= 0 ? printf("%d", p->osd_id) : printf("?");
 		printf(" pid %d: not traceable: %s is %s\n", p->pid,
-		       ESC(len > 0 ? where : p->exe), ESC(p->unsupported));
+		       ESC(where), ESC(p->unsupported));
 		return true;
 	}
 	if (!s) {
@@ -238,7 +236,7 @@ static bool list_one(const struct osd_proc *p, void *arg)
 			&c->seen[c->nseen++] : &c->spare;
 		s->dev = p->dev;
 		s->ino = p->ino;
-		s->ok = inspect(p, len > 0 ? where : p->exe, s);
+		s->ok = inspect(p, where, s);
 	}
 	if (p->osd_id >= 0)
 		printf("osd.%d", p->osd_id);

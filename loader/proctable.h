@@ -66,7 +66,7 @@ struct proc_slot {
 };
 
 struct proc_table {
-	const char *proc_root;		/* "/proc", or a fixture tree */
+	const char *proc_root;		/* PROC_ROOT (ceph/procs.h), or a fixture tree */
 	bool verbose;			/* say each new process on stderr */
 	bool scanning;			/* between begin_scan and end_scan */
 	struct proc_slot slot[MAX_PROCS];

@@ -47,7 +47,7 @@
 
 struct tracer {
 	const struct trace_config *opt;	/* main's, from the options */
-	const char *proc_root;	/* "/proc": the proc table has it too */
+	const char *proc_root;	/* PROC_ROOT: the proc table has it too */
 	struct osdhist_bpf *skel;	/* tracer.c's alone: the others use bpf */
 	struct bpf_handles bpf;		/* its maps, programs and globals */
 	struct variant variant;	/* which bpf/ runs, by the feature probes */

@@ -91,4 +91,20 @@ check_eq "only main.c and cli.c include cli.h" "$cli" 0
 check_eq "only tracer.c includes osdhist.skel.h" "$skel" 0
 check "loader/ceph/ holds the readers of a process" test -f "$DIR/ceph/procs.c" -a -f "$DIR/ceph/binary.c"
 check_eq "loader/ceph/ includes nothing of loader/ above the base layer" "$out" 0
+
+# The trust boundary: what is read from or about a process (its /proc
+# entries, its exe's link and its files) is read in loader/ceph/ only,
+# which resolves paths inside the process's root and bounds every read.
+# Outside it, no "/proc", no readlink, no open or stat of a process path
+# (p->exe and the like).
+leak=0
+for f in "${files[@]}"; do
+	rel=${f#"$DIR"/}
+	[[ $rel == ceph/* ]] && continue
+	while IFS= read -r hit; do
+		fail "$rel:$hit: reads a process outside loader/ceph/"
+		leak=$((leak + 1))
+	done < <(grep -nE '"/proc|\breadlink(at)?[[:space:]]*\(|\b(open|openat|openat2|fopen|opendir|stat|lstat|statx|access)[[:space:]]*\([^;]*(exe|proc_root|/proc)' "$f")
+done
+check_eq "no file outside loader/ceph/ names /proc, readlinks or opens a process path" "$leak" 0
 finish

@@ -602,3 +602,8 @@ bool binary_lacks(const struct osd_binary *b, enum osd_feature f, char *why, siz
 		}
 	return false;
 }
+
+void binary_fd_path(int fd, char out[BINARY_FD_PATH_MAX])
+{
+	snprintf(out, BINARY_FD_PATH_MAX, "/proc/self/fd/%d", fd);
+}

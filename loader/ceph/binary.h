@@ -39,6 +39,12 @@ int binary_inspect(const char *path, const char *name, struct osd_binary *b,
 int binary_inspect_exe(const char *exe, const char *name, struct osd_binary *b,
 		       char *err, size_t errlen, int *fd);
 
+/* A path naming the binary binary_inspect_exe opened as fd, for what takes
+ * a path (a uprobe's attach): the inode read, whatever its path names by
+ * then.  Our own /proc, not a process's. */
+#define BINARY_FD_PATH_MAX	32
+void binary_fd_path(int fd, char out[BINARY_FD_PATH_MAX]);
+
 /* enum osd_feature: cephfns.h */
 extern const char *const osd_feature_name[NR_FEATS];
 

@@ -255,6 +255,16 @@ int procs_scan(const char *proc_root, struct osd_proc *out, int max)
 	return r < 0 ? r : a.n;
 }
 
+void procs_exe_where(const struct osd_proc *p, char *out, size_t len)
+{
+	ssize_t n = len ? readlink(p->exe, out, len - 1) : -1;
+
+	if (n > 0)
+		out[n] = 0;
+	else if (len)
+		snprintf(out, len, "%s", p->exe);
+}
+
 bool procs_alive(const char *proc_root, pid_t pid)
 {
 	char buf[512];

@@ -60,6 +60,12 @@ int procs_each(const char *proc_root, procs_fn fn, void *arg);
  * -errno. */
 int procs_scan(const char *proc_root, struct osd_proc *out, int max);
 
+/* Where p's binary is, as its own mount namespace names it (the text of
+ * PROC/PID/exe's link), for messages: into out, NUL-terminated; p->exe
+ * itself if the link cannot be read.  The process chose that text: escape
+ * it when printing. */
+void procs_exe_where(const struct osd_proc *p, char *out, size_t len);
+
 /* Does PID still exist? */
 bool procs_alive(const char *proc_root, pid_t pid);
 
