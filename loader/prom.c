@@ -15,6 +15,7 @@
 #include "calls.h"
 #include "escape.h"
 #include "clusters.h"
+#include "names.h"
 #include "prom.h"
 #include "report.h"
 #include "slowops.h"

@@ -3,6 +3,7 @@
  * per op type and per op code, then one health object.  The schema is in
  * docs/reference.md. */
 #include "escape.h"
+#include "names.h"
 #include "report.h"
 #include "sampler.h"
 #include "slowops.h"

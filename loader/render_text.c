@@ -7,6 +7,7 @@
 
 #include "calls.h"
 #include "escape.h"
+#include "names.h"
 #include "report.h"
 #include "slowops.h"
 #include "stats.h"

@@ -112,13 +112,6 @@ struct report {
 	int slow_k;		/* --slowest: slots per OSD; 0, off */
 };
 
-extern const char *const class_name[NR_CLASSES];
-/* Ceph's name of an op id ("read", "omap-get-vals", ..., and calls.h's
- * "call lock.lock"). */
-const char *op_name(unsigned opi);
-extern const char *const phase_name[NR_PHASES];
-extern const char *const health_name[NR_HEALTH];
-
 /* Counters that mean an op was not followed (as opposed to activity). */
 bool health_is_loss(int h);
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "names.h"
 #include "slowops.h"
 
 int slow_list_add(struct slow_list *l, int osd, const struct slowop *o)

@@ -12,6 +12,7 @@
 #include "ceph/asok.h"
 #include "ceph/asok_find.h"
 #include "escape.h"
+#include "names.h"
 #include "report.h"
 #include "clock.h"
 #include "trace_config.h"	/* MAX_PROCS */

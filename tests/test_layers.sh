@@ -29,6 +29,8 @@ declare -A rank=(
 	# 3 the report model the core fills and the outputs render (with the
 	# self-check's lines, verify_report.h)
 	[report]=3 [stats]=3 [verify_report]=3 [calls]=3 [slowops]=3
+	# the printed names of bpf/'s enums, for the report and slowops alike
+	[names]=3
 	# an OSD's name: its cluster (fsid) and id in one key
 	[clusters]=3
 	# the readers of a process, each in a job with a deadline (job.h)

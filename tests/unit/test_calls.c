@@ -5,6 +5,7 @@
 #include <string.h>
 #include "unit.h"
 #include "calls.h"
+#include "names.h"
 #include "report.h"
 
 static struct call_key key(__u32 tgid, const char *cls, const char *meth)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "unit.h"
 #include "prom.h"
+#include "names.h"
 #include "report.h"
 
 static unsigned char opi(unsigned code)
