@@ -10,20 +10,23 @@
 #include <linux/types.h>
 #include "osdhist.h"
 
+#include "binaries.h"
+#include "bpf_handles.h"
 #include "ceph/procs.h"
+#include "discover.h"
+#include "proctable.h"
 #include "testhooks.h"
-#include "tracer.h"
 
 /* BPF reads CLOCK_TAI, Ceph stamps ops with CLOCK_REALTIME; their
  * difference is a whole number of seconds that adjtimex may change. */
-static void update_tai_offset(struct tracer *t)
+static void update_tai_offset(const struct bpf_handles *bpf)
 {
 	struct timespec tai, rt;
 
 	clock_gettime(CLOCK_TAI, &tai);
 	clock_gettime(CLOCK_REALTIME, &rt);
-	*t->bpf.tai_offset_ns = llround((tai.tv_sec - rt.tv_sec) +
-					(tai.tv_nsec - rt.tv_nsec) / 1e9) * 1000000000LL;
+	*bpf->tai_offset_ns = llround((tai.tv_sec - rt.tv_sec) +
+				      (tai.tv_nsec - rt.tv_nsec) / 1e9) * 1000000000LL;
 }
 
 static __s64 ts_ns(const struct timespec *ts)
@@ -40,7 +43,7 @@ static __s64 ts_ns(const struct timespec *ts)
  * tightest of a few MONOTONIC brackets around a REALTIME read: error
  * below half that bracket (tens of ns).
  */
-static void update_rt_mono_offset(struct tracer *t)
+static void update_rt_mono_offset(const struct bpf_handles *bpf)
 {
 	__s64 best = -1, off = 0;
 
@@ -57,14 +60,13 @@ static void update_rt_mono_offset(struct tracer *t)
 			off = ts_ns(&rt) - (ts_ns(&m0) + width / 2);
 		}
 	}
-	*t->bpf.rt_mono_offset_ns = off;
+	*bpf->rt_mono_offset_ns = off;
 }
 
 /* One scan's work on each process found: its binary is attached (or
  * refused, remembered apart), the proc table notes it. */
 struct scan {
-	struct tracer *t;
-	enum window win;
+	const struct discover_parts *p;
 	int traced;
 	bool fatal;	/* said: no privilege to attach */
 };
@@ -72,13 +74,13 @@ struct scan {
 static bool on_proc(const struct osd_proc *p, void *arg)
 {
 	struct scan *sc = arg;
-	enum attach_result r = binaries_attach(&sc->t->bins, p, sc->win);
+	enum attach_result r = binaries_attach(sc->p->bins, p, sc->p->win);
 
 	if (r == ATTACH_FATAL) {
 		sc->fatal = true;
 		return false;
 	}
-	if (proc_table_note(&sc->t->procs, p, r == ATTACH_TRACED))
+	if (proc_table_note(sc->p->procs, p, r == ATTACH_TRACED))
 		sc->traced++;
 	return true;
 }
@@ -121,41 +123,41 @@ int discover_pid(const char *proc_root, pid_t pid, bool tracing, struct osd_proc
 	return err;
 }
 
-int tracer_discover(struct tracer *t)
+int discover_scan(const struct discover_parts *p)
 {
-	struct scan sc = { t, sampler_window(&t->smp), 0, false };
+	struct scan sc = { p, 0, false };
 	struct osd_proc one;
-	pid_t pid = t->opt->pid;
+	pid_t pid = p->pid;
 	bool found = false;
 	int n;
 
-	update_tai_offset(t);
-	update_rt_mono_offset(t);
+	update_tai_offset(p->bpf);
+	update_rt_mono_offset(p->bpf);
 
 	if (pid) {
-		n = discover_pid(t->proc_root, pid, true, &one);
+		n = discover_pid(p->proc_root, pid, true, &one);
 		if (n == -EAGAIN)	/* an exec or exit under way: as it was */
-			return proc_table_live(&t->procs);
+			return proc_table_live(p->procs);
 		if (n && n != -ESRCH)	/* said */
 			return -1;
 		found = n == 0;	/* else gone: the caller says it has exited */
 	}
-	binaries_begin_scan(&t->bins);
-	proc_table_begin_scan(&t->procs);
+	binaries_begin_scan(p->bins);
+	proc_table_begin_scan(p->procs);
 	if (found) {
 		on_proc(&one, &sc);
 	} else if (!pid) {
 		/* every ceph-osd, however many: nothing but traced ones is kept */
-		n = procs_each(t->proc_root, on_proc, &sc);
+		n = procs_each(p->proc_root, on_proc, &sc);
 		if (n < 0) {
 			fprintf(stderr, "osdhist: cannot read %s: %s\n",
-				t->proc_root, strerror(-n));
+				p->proc_root, strerror(-n));
 			return -1;
 		}
 	}
 	if (sc.fatal)
 		return -1;
-	binaries_release_unused(&t->bins);
-	proc_table_end_scan(&t->procs);
+	binaries_release_unused(p->bins);
+	proc_table_end_scan(p->procs);
 	return sc.traced;
 }

@@ -15,7 +15,6 @@
 #include "deadkeys.h"
 #include "inflight.h"
 #include "ceph/procs.h"
-#include "tracer.h"
 
 #define ALIVE_CACHE 64
 
@@ -97,14 +96,15 @@ __u64 marks_drop(struct mark_set *sets)
  * done mark's op was recorded; an entry made at enqueue_op and not done is
  * an op lost with its OSD).  One that finds no room in the list is counted
  * as in flight and removed at a later scan. */
-static __u64 scan_lru(struct tracer *t, struct alive_cache *c)
+static __u64 scan_lru(const struct bpf_handles *bpf, struct inflight_counts *ic,
+			  struct alive_cache *c)
 {
-	int fd = t->bpf.inflight.fd;
+	int fd = bpf->inflight.fd;
 	struct op_key key;
 	struct dead_keys dead;
 	__u64 n = 0;
 
-	dead_keys_init(&dead, sizeof(key), t->bpf.inflight.max_entries);
+	dead_keys_init(&dead, sizeof(key), bpf->inflight.max_entries);
 	map_for_each_key(fd, key) {
 		n++;
 		if (!alive(c, key.tgid) && dead_keys_room(&dead))
@@ -116,8 +116,8 @@ static __u64 scan_lru(struct tracer *t, struct alive_cache *c)
 		bool running = bpf_map_lookup_elem(fd, k, &st) == 0 && !st.done;
 
 		if (bpf_map_delete_elem(fd, k) == 0) {
-			t->inf.reaped++;
-			t->inf.reaped_lost += running;
+			ic->reaped++;
+			ic->reaped_lost += running;
 		}
 	}
 	n -= dead.n;
@@ -125,21 +125,22 @@ static __u64 scan_lru(struct tracer *t, struct alive_cache *c)
 	return n;
 }
 
-__u64 tracer_scan_inflight(struct tracer *t, __u64 *capacity)
+__u64 inflight_scan(const struct bpf_handles *bpf, const char *proc_root,
+		    struct inflight_counts *ic, __u64 *capacity)
 {
-	struct alive_cache c = { .proc_root = t->proc_root };
+	struct alive_cache c = { .proc_root = proc_root };
 
 	/* with start_probe (-P, --phases) bpf/ makes no mark in the table */
-	*capacity = t->bpf.inflight.max_entries +
-		    (t->bpf.start_probe ? 0 : MARK_SETS * MARK_WAYS);
-	return scan_marks(t->bpf.marks, &c, &t->inf.reaped) + scan_lru(t, &c);
+	*capacity = bpf->inflight.max_entries +
+		    (bpf->start_probe ? 0 : MARK_SETS * MARK_WAYS);
+	return scan_marks(bpf->marks, &c, &ic->reaped) + scan_lru(bpf, ic, &c);
 }
 
 /* Ops followed from enqueue_op (-P, --phases) still running: entries
  * without a done mark. */
-__u64 tracer_inflight_followed(struct tracer *t)
+__u64 inflight_followed(const struct bpf_handles *bpf)
 {
-	int fd = t->bpf.inflight.fd;
+	int fd = bpf->inflight.fd;
 	struct op_key key;
 	struct op_state st;
 	__u64 n = 0;
@@ -161,21 +162,21 @@ __u64 inflight_evicted(struct inflight_counts *c, __u64 entries, __u64 removed,
 }
 
 /* Only with no probe in place: nothing can make or take a mark meanwhile. */
-__u64 tracer_drop_inflight(struct tracer *t)
+__u64 inflight_drop(const struct bpf_handles *bpf, struct inflight_counts *ic)
 {
-	int fd = t->bpf.inflight.fd;
+	int fd = bpf->inflight.fd;
 	struct op_key key;
 	struct op_state st;
 	__u64 n = 0;
 
-	t->inf.dropped += marks_drop(t->bpf.marks);
+	ic->dropped += marks_drop(bpf->marks);
 	/* Deleting the first key each time: no iterator to invalidate. */
 	while (bpf_map_get_next_key(fd, NULL, &key) == 0) {
 		bool running = bpf_map_lookup_elem(fd, &key, &st) == 0 && !st.done;
 
 		if (bpf_map_delete_elem(fd, &key))
 			break;
-		t->inf.dropped++;
+		ic->dropped++;
 		n += running;
 	}
 	/* bpf/'s lru_marks stays as it is: too high only costs lookups */

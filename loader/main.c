@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "cli.h"
+#include "discover.h"
 #include "job.h"
 #include "list.h"
 #include "export.h"
@@ -246,7 +247,7 @@ int main(int argc, char **argv)
 				break;
 		}
 		if (now >= next_sample)
-			next_sample = sampler_step(&t, mono_now());
+			next_sample = tracer_sample_step(&t, mono_now());
 		job_reap();
 		if (verifier)	/* its own clock, whatever the interval; never waits */
 			next_verify = verify_run(verifier, read_maps, &t);

@@ -19,8 +19,13 @@
 
 #include "osdhist.h"
 
+#include "binaries.h"
+#include "bpf_handles.h"
+#include "clock.h"
+#include "inflight.h"
 #include "report.h"
-#include "tracer.h"
+#include "sampler.h"
+#include "trace_config.h"
 
 /* How often a draining window checks whether its ops have ended, and how
  * long none of them must have ended for the drain to be over. */
@@ -29,9 +34,9 @@
 
 /* Traced time runs from the moment the gate opens (after the probes are in)
  * to the moment it shuts. */
-static void move_to(struct tracer *t, enum window win, double now)
+static void move_to(struct sampler *s, const struct sample_parts *p,
+		    enum window win, double now)
 {
-	struct sampler *s = &t->smp;
 	double done;
 
 	struct window_span span = { 0 };
@@ -39,7 +44,7 @@ static void move_to(struct tracer *t, enum window win, double now)
 	if (s->win == WIN_OPEN)
 		s->traced += now - s->win_since;
 	s->win = win;
-	if (binaries_set_window(&t->bins, win, &span))
+	if (binaries_set_window(p->bins, win, &span))
 		fprintf(stderr, "osdhist: some probes could not be moved to the "
 			"next sampling window\n");
 	if (win == WIN_DRAIN && span.open_rt) {	/* 0: nothing was traced */
@@ -51,7 +56,7 @@ static void move_to(struct tracer *t, enum window win, double now)
 	/* No probe is left: a done mark whose op ends now would stay, and an
 	 * OpRequest address reused later must not find it. */
 	if (win == WIN_CLOSED)
-		s->drain_timeouts += tracer_drop_inflight(t);
+		s->drain_timeouts += inflight_drop(p->bpf, p->inf);
 	done = mono_now();
 	s->moves++;
 	s->move_time += done - now;
@@ -60,22 +65,20 @@ static void move_to(struct tracer *t, enum window win, double now)
 
 /* Are the window's ops still ending (or, with -P or --phases, any of them
  * still in the in-flight map)? */
-static bool drain_busy(struct tracer *t, double now)
+static bool drain_busy(struct sampler *s, const struct sample_parts *p, double now)
 {
-	struct sampler *s = &t->smp;
-	__u64 ends = __atomic_load_n(t->bpf.window_ends, __ATOMIC_RELAXED);
+	__u64 ends = __atomic_load_n(p->bpf->window_ends, __ATOMIC_RELAXED);
 
 	if (ends != s->drain_ends) {
 		s->drain_ends = ends;
 		s->drain_moved = now;
 	}
-	return now < s->drain_moved + DRAIN_QUIET || tracer_inflight_followed(t);
+	return now < s->drain_moved + DRAIN_QUIET || inflight_followed(p->bpf);
 }
 
-double sampler_step(struct tracer *t, double now)
+double sampler_step(struct sampler *s, const struct sample_parts *p, double now)
 {
-	const struct trace_config *o = t->opt;
-	struct sampler *s = &t->smp;
+	const struct trace_config *o = p->opt;
 
 	if (o->sample_on <= 0)
 		return now + 3600;	/* full tracing: nothing to do */
@@ -84,23 +87,23 @@ double sampler_step(struct tracer *t, double now)
 	case WIN_OPEN:
 		if (now < s->win_since + o->sample_on)
 			return s->win_since + o->sample_on;
-		move_to(t, WIN_DRAIN, now);
-		s->drain_ends = __atomic_load_n(t->bpf.window_ends,
+		move_to(s, p, WIN_DRAIN, now);
+		s->drain_ends = __atomic_load_n(p->bpf->window_ends,
 						__ATOMIC_RELAXED);
 		s->drain_moved = now;
 		/* fall through */
 	case WIN_DRAIN:
-		if (drain_busy(t, now)) {
+		if (drain_busy(s, p, now)) {
 			if (now < s->win_since + o->drain_timeout)
 				return now + DRAIN_POLL;
 			s->drain_timeouts++;	/* cut short: said in health */
 		}
-		move_to(t, WIN_CLOSED, now);
+		move_to(s, p, WIN_CLOSED, now);
 		/* fall through */
 	case WIN_CLOSED:
 		if (now < s->period_start + o->sample_period)
 			return s->period_start + o->sample_period;
-		move_to(t, WIN_OPEN, now);
+		move_to(s, p, WIN_OPEN, now);
 		s->period_start = now;
 		return now + o->sample_on;
 	}

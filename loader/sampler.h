@@ -9,8 +9,8 @@
  * --sample: the state of the sampling windows (sample.c explains them).
  * Only sample.c writes these fields; the window the probes follow is read
  * with sampler_window(), the traced time and the cost with the functions
- * below.  sampler_step() itself, which moves the probes, is in tracer.h:
- * it works on the whole tracer.
+ * below.  sampler_step() moves the probes: it is lent the parts of the
+ * tracer it moves (struct sample_parts).
  */
 
 /* Probes are attached for the open window and until the ops that started
@@ -18,6 +18,10 @@
 enum window { WIN_OPEN, WIN_DRAIN, WIN_CLOSED };
 
 struct health_report;
+struct binaries;
+struct bpf_handles;
+struct inflight_counts;
+struct trace_config;
 
 /* A window's traced time in CLOCK_REALTIME ns, the clock of Ceph's
  * recv_stamp: every traced binary followed the ops received in
@@ -50,6 +54,19 @@ struct sampler {
 /* The first window opens at now (CLOCK_MONOTONIC), with the probes that
  * attach at the first scan. */
 void sampler_start(struct sampler *s, double now);
+
+/* What sampler_step works on besides the sampler (tracer.c lends them). */
+struct sample_parts {
+	const struct trace_config *opt;	/* --sample, --drain-timeout */
+	struct binaries *bins;		/* whose probes move */
+	const struct bpf_handles *bpf;	/* window_ends, the in-flight state */
+	struct inflight_counts *inf;	/* counts what a closed window drops */
+};
+
+/* Open, drain and close sampling windows (moving the binaries' probes,
+ * dropping what is left in flight).  Returns the CLOCK_MONOTONIC time at
+ * which it wants to run next. */
+double sampler_step(struct sampler *s, const struct sample_parts *p, double now);
 
 static inline enum window sampler_window(const struct sampler *s)
 {

@@ -23,8 +23,9 @@
 #include "inflight.h"
 #include "snapshot.h"
 #include "stats.h"
+#include "proctable.h"
 #include "testhooks.h"
-#include "tracer.h"
+#include "trace_config.h"
 
 /* Sets *p to n elements of elem bytes; out of memory, *p stays as it was. */
 static bool resize(void **p, size_t n, size_t elem)
@@ -59,10 +60,10 @@ static void dead_delete(struct dead_keys *d, int fd, __u64 *nkeys)
  * exited already: this snapshot sees all their other keys dead, so their
  * names may go once it has retired them (a process that exits later in
  * the snapshot may have keys read as live: its names stay for the next). */
-static int read_calls(struct tracer *t, struct dead_keys *dead)
+static int read_calls(const struct snap_parts *sp, struct dead_keys *dead)
 {
-	struct snapshots *s = &t->snap;
-	int fd = t->bpf.calls.fd;
+	struct snapshots *s = sp->snap;
+	int fd = sp->bpf->calls.fd;
 	struct call_key k;
 	__u32 num;
 
@@ -74,7 +75,7 @@ static int read_calls(struct tracer *t, struct dead_keys *dead)
 		s->call_keys++;
 		if (call_xlate_put(&s->calls, &k, num))
 			return -ENOMEM;
-		if (dead && !tracer_alive(t, k.tgid) && dead_keys_room(dead))
+		if (dead && !proc_table_alive(sp->procs, k.tgid) && dead_keys_room(dead))
 			dead_keys_add(dead, &k);
 	}
 	return 0;
@@ -83,40 +84,40 @@ static int read_calls(struct tracer *t, struct dead_keys *dead)
 /* The op id of bpf/'s op index ix of process tgid.  A call number made
  * after the calls map was read is there now: bpf/ makes the key before it
  * counts an op under it. */
-static __u8 op_id(struct tracer *t, __u32 tgid, unsigned ix)
+static __u8 op_id(const struct snap_parts *sp, __u32 tgid, unsigned ix)
 {
-	__u8 id = call_xlate(&t->snap.calls, tgid, ix);
+	__u8 id = call_xlate(&sp->snap->calls, tgid, ix);
 
 	if (id)
 		return id;
-	read_calls(t, NULL);
-	id = call_xlate(&t->snap.calls, tgid, ix);
+	read_calls(sp, NULL);
+	id = call_xlate(&sp->snap->calls, tgid, ix);
 	if (id)
 		return id;
-	call_xlate_gone(&t->snap.calls, tgid, ix);	/* not read again */
-	return call_xlate(&t->snap.calls, tgid, ix);
+	call_xlate_gone(&sp->snap->calls, tgid, ix);	/* not read again */
+	return call_xlate(&sp->snap->calls, tgid, ix);
 }
 
-static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
+static struct series_acc *series_of(const struct snap_parts *sp, int osd, __s64 pool,
 				    __u8 cls, __u8 optype, __u8 phase)
 {
 	struct series_acc *s;
 
-	for (int i = 0; i < t->snap.nseries; i++) {
-		s = &t->snap.series[i];
+	for (int i = 0; i < sp->snap->nseries; i++) {
+		s = &sp->snap->series[i];
 		if (s->osd == osd && s->pool == pool && s->cls == cls &&
 		    s->optype == optype && s->phase == phase)
 			return s;
 	}
-	if (t->snap.nseries == t->snap.series_cap) {
-		int cap = t->snap.series_cap ? 2 * t->snap.series_cap : 16;
+	if (sp->snap->nseries == sp->snap->series_cap) {
+		int cap = sp->snap->series_cap ? 2 * sp->snap->series_cap : 16;
 
-		if (!resize((void **)&t->snap.series, cap, sizeof(*t->snap.series)) ||
-		    !resize((void **)&t->snap.deltas, cap, sizeof(*t->snap.deltas)))
+		if (!resize((void **)&sp->snap->series, cap, sizeof(*sp->snap->series)) ||
+		    !resize((void **)&sp->snap->deltas, cap, sizeof(*sp->snap->deltas)))
 			return NULL;
-		t->snap.series_cap = cap;
+		sp->snap->series_cap = cap;
 	}
-	s = &t->snap.series[t->snap.nseries++];
+	s = &sp->snap->series[sp->snap->nseries++];
 	memset(s, 0, sizeof(*s));
 	s->osd = osd;
 	s->pool = pool;
@@ -129,20 +130,20 @@ static struct series_acc *series_of(struct tracer *t, int osd, __s64 pool,
 /* Adds one phase of a BPF key to its series: a key of one op type feeds
  * that op type's series and, without -P (where the pool keys do), its
  * class's. */
-static int fold(struct tracer *t, const struct hist_key *k, int osd,
+static int fold(const struct snap_parts *sp, const struct hist_key *k, int osd,
 		__u8 phase, const struct hist *h, bool alive)
 {
 	struct series_acc *s;
 
 	/* one at a time: series_of() may move the array */
-	if (k->optype == OPTYPE_ALL || !t->opt->pool) {
-		s = series_of(t, osd, k->pool, k->cls, OPTYPE_ALL, phase);
+	if (k->optype == OPTYPE_ALL || !sp->opt->pool) {
+		s = series_of(sp, osd, k->pool, k->cls, OPTYPE_ALL, phase);
 		if (!s)
 			return -ENOMEM;
 		hist_add(alive ? &s->live : &s->retired, h);
 	}
 	if (k->optype != OPTYPE_ALL) {
-		s = series_of(t, osd, -1, k->cls, k->optype, phase);
+		s = series_of(sp, osd, -1, k->cls, k->optype, phase);
 		if (!s)
 			return -ENOMEM;
 		hist_add(alive ? &s->live : &s->retired, h);
@@ -152,11 +153,11 @@ static int fold(struct tracer *t, const struct hist_key *k, int osd,
 
 /* The OSD of a key's process, and whether it still runs; the ops of a
  * process never identified are kept apart as OSD_UNKNOWN, and counted. */
-static int osd_of_key(struct tracer *t, __u32 tgid, bool *alive)
+static int osd_of_key(const struct snap_parts *sp, __u32 tgid, bool *alive)
 {
-	int osd = tracer_osd_of(t, tgid);
+	int osd = proc_table_osd_of(sp->procs, tgid);
 
-	*alive = tracer_alive(t, tgid);
+	*alive = proc_table_alive(sp->procs, tgid);
 	return osd == OSD_NONE ? OSD_UNKNOWN : osd;
 }
 
@@ -175,7 +176,7 @@ static __u64 pair_ops(const struct hist_pair *v)
  * tail or summed over a front row's CPUs, into its series: live, or
  * retired when its process has exited; held apart while its process is
  * undecided (OSD_HELD). */
-static int take_hist(struct tracer *t, const struct hist_key *key,
+static int take_hist(const struct snap_parts *sp, const struct hist_key *key,
 		     const struct hist_pair *val, __u8 phase0, int osd, bool alive)
 {
 	static struct hist h[2];
@@ -189,24 +190,24 @@ static int take_hist(struct tracer *t, const struct hist_key *key,
 			h[p].count += h[p].buckets[b] = val->buckets[p][b];
 	}
 	if (osd == OSD_HELD) {	/* kept in the maps until decided */
-		if (phase0 == PHASE_TOTAL && (key->optype == OPTYPE_ALL || !t->opt->pool))
-			t->snap.held_ops += h[0].count;
+		if (phase0 == PHASE_TOTAL && (key->optype == OPTYPE_ALL || !sp->opt->pool))
+			sp->snap->held_ops += h[0].count;
 		return 0;
 	}
 	if (osd == OSD_UNKNOWN && !alive && phase0 == PHASE_TOTAL &&
-	    (key->optype == OPTYPE_ALL || !t->opt->pool))
-		t->snap.unknown_ops += h[0].count;
+	    (key->optype == OPTYPE_ALL || !sp->opt->pool))
+		sp->snap->unknown_ops += h[0].count;
 	k = *key;
-	k.optype = op_id(t, key->tgid, key->optype);
+	k.optype = op_id(sp, key->tgid, key->optype);
 	for (int p = 0; p < 2 && !err; p++)
-		err = fold(t, &k, osd, phase0 + p, &h[p], alive);
+		err = fold(sp, &k, osd, phase0 + p, &h[p], alive);
 	return err;
 }
 
 /* One tail histogram map; phase0 is the phase of its values' h[0].  The
  * busy keys of live, known OSDs are candidates for a front row. */
-static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 phase0,
-			 __u64 *nkeys, size_t *deferred)
+static int read_hist_map(const struct snap_parts *sp, const struct bpf_mapref *map,
+			 __u8 phase0, __u64 *nkeys, size_t *deferred)
 {
 	int fd = map->fd;
 	static struct hist_pair val;
@@ -223,12 +224,12 @@ static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 ph
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;	/* deleted under us */
 		(*nkeys)++;
-		osd = osd_of_key(t, key.tgid, &alive);
+		osd = osd_of_key(sp, key.tgid, &alive);
 		if (osd != OSD_HELD && !alive && !dead_keys_room(&dead)) {
 			alive = true;	/* retired next time */
 			(*deferred)++;
 		}
-		err = take_hist(t, &key, &val, phase0, osd, alive);
+		err = take_hist(sp, &key, &val, phase0, osd, alive);
 		if (err)
 			break;
 		if (osd == OSD_HELD)
@@ -236,7 +237,7 @@ static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 ph
 		if (!alive)
 			dead_keys_add(&dead, &key);
 		else if (phase0 == PHASE_TOTAL && osd != OSD_UNKNOWN &&
-			 front_candidate(&t->hfront, &key, pair_ops(&val)))
+			 front_candidate(sp->hfront, &key, pair_ops(&val)))
 			err = -ENOMEM;
 	}
 	dead_delete(&dead, fd, nkeys);
@@ -245,9 +246,9 @@ static int read_hist_map(struct tracer *t, const struct bpf_mapref *map, __u8 ph
 
 /* The histograms' front rows: each summed over the CPUs, a dead
  * process's read a last time, then freed. */
-static int read_hist_front(struct tracer *t)
+static int read_hist_front(const struct snap_parts *sp)
 {
-	struct front *f = &t->hfront;
+	struct front *f = sp->hfront;
 	static struct hist_pair val;
 	static struct { struct hist_key key; __u32 row; } gone[FRONT_ROWS_MAX];
 	struct hist_key key;
@@ -260,11 +261,11 @@ static int read_hist_front(struct tracer *t)
 
 		if (bpf_map_lookup_elem(f->slots_fd, &key, &row))
 			continue;
-		osd = osd_of_key(t, key.tgid, &alive);
-		for (int i = 0; i < (t->opt->phases ? 2 : 1) && !err; i++) {
+		osd = osd_of_key(sp, key.tgid, &alive);
+		for (int i = 0; i < (sp->opt->phases ? 2 : 1) && !err; i++) {
 			err = front_sum(f, i, row, (__u64 *)&val);
 			if (!err)
-				err = take_hist(t, &key, &val, i ? PHASE_EXECUTE : PHASE_TOTAL,
+				err = take_hist(sp, &key, &val, i ? PHASE_EXECUTE : PHASE_TOTAL,
 						osd, alive);
 		}
 		if (err)
@@ -280,40 +281,41 @@ static int read_hist_front(struct tracer *t)
 	return err;
 }
 
-static int read_hists(struct tracer *t, __u64 nkeys[NR_KEYMAPS], size_t *deferred)
+static int read_hists(const struct snap_parts *sp, __u64 nkeys[NR_KEYMAPS],
+		      size_t *deferred)
 {
 	int err;
 
-	for (int i = 0; i < t->snap.nseries; i++)
-		memset(&t->snap.series[i].live, 0, sizeof(t->snap.series[i].live));
-	t->snap.held_ops = 0;
-	err = read_hist_front(t);
+	for (int i = 0; i < sp->snap->nseries; i++)
+		memset(&sp->snap->series[i].live, 0, sizeof(sp->snap->series[i].live));
+	sp->snap->held_ops = 0;
+	err = read_hist_front(sp);
 	if (!err)
-		err = read_hist_map(t, &t->bpf.hists, PHASE_TOTAL, &nkeys[KM_HISTS], deferred);
+		err = read_hist_map(sp, &sp->bpf->hists, PHASE_TOTAL, &nkeys[KM_HISTS], deferred);
 	if (!err)
-		err = read_hist_map(t, &t->bpf.phase_hists, PHASE_EXECUTE,
+		err = read_hist_map(sp, &sp->bpf->phase_hists, PHASE_EXECUTE,
 				    &nkeys[KM_PHASE_HISTS], deferred);
 	if (!err)
-		front_promote(&t->hfront);
+		front_promote(sp->hfront);
 	return err;
 }
 
-static struct opc_acc *opc_of(struct tracer *t, int osd)
+static struct opc_acc *opc_of(const struct snap_parts *sp, int osd)
 {
-	for (int i = 0; i < t->snap.nopc; i++)
-		if (t->snap.opc[i].osd == osd)
-			return &t->snap.opc[i];
-	if (t->snap.nopc == t->snap.opc_cap) {
-		int cap = t->snap.opc_cap ? 2 * t->snap.opc_cap : 4;
+	for (int i = 0; i < sp->snap->nopc; i++)
+		if (sp->snap->opc[i].osd == osd)
+			return &sp->snap->opc[i];
+	if (sp->snap->nopc == sp->snap->opc_cap) {
+		int cap = sp->snap->opc_cap ? 2 * sp->snap->opc_cap : 4;
 
-		if (!resize((void **)&t->snap.opc, cap, sizeof(*t->snap.opc)) ||
-		    !resize((void **)&t->snap.opd, cap * NR_OPX, sizeof(*t->snap.opd)))
+		if (!resize((void **)&sp->snap->opc, cap, sizeof(*sp->snap->opc)) ||
+		    !resize((void **)&sp->snap->opd, cap * NR_OPX, sizeof(*sp->snap->opd)))
 			return NULL;
-		t->snap.opc_cap = cap;
+		sp->snap->opc_cap = cap;
 	}
-	memset(&t->snap.opc[t->snap.nopc], 0, sizeof(*t->snap.opc));
-	t->snap.opc[t->snap.nopc].osd = osd;
-	return &t->snap.opc[t->snap.nopc++];
+	memset(&sp->snap->opc[sp->snap->nopc], 0, sizeof(*sp->snap->opc));
+	sp->snap->opc[sp->snap->nopc].osd = osd;
+	return &sp->snap->opc[sp->snap->nopc++];
 }
 
 /* An OSD's counters are by op id (calls.h), bpf/'s by its op index. */
@@ -325,7 +327,7 @@ static void opc_add(struct op_counts *dst, const struct op_counts *src)
 	}
 }
 
-static void opc_add_bpf(struct tracer *t, struct op_counts *dst,
+static void opc_add_bpf(const struct snap_parts *sp, struct op_counts *dst,
 			const struct op_counts *src, __u32 tgid)
 {
 	for (int i = 0; i < NR_OPTYPES; i++) {
@@ -333,7 +335,7 @@ static void opc_add_bpf(struct tracer *t, struct op_counts *dst,
 
 		if (!src->ops[i] && !src->failed[i])
 			continue;
-		x = op_id(t, tgid, i);
+		x = op_id(sp, tgid, i);
 		dst->ops[x] += src->ops[i];
 		dst->failed[x] += src->failed[i];
 	}
@@ -351,24 +353,24 @@ static __u64 opc_ops(const struct op_counts *v)
 
 /* One process's op-code counters, from the tail or a front row, into its
  * OSD's (live or retired); -ENOMEM. */
-static int take_opc(struct tracer *t, __u32 tgid, const struct op_counts *val,
-		    int osd, bool alive)
+static int take_opc(const struct snap_parts *sp, __u32 tgid,
+		    const struct op_counts *val, int osd, bool alive)
 {
 	struct opc_acc *a;
 
 	if (osd == OSD_HELD)
 		return 0;
-	a = opc_of(t, osd);
+	a = opc_of(sp, osd);
 	if (!a)
 		return -ENOMEM;
-	opc_add_bpf(t, alive ? &a->live : &a->retired, val, tgid);
+	opc_add_bpf(sp, alive ? &a->live : &a->retired, val, tgid);
 	return 0;
 }
 
 /* The op-code counters' front rows, as the histograms'. */
-static int read_opc_front(struct tracer *t)
+static int read_opc_front(const struct snap_parts *sp)
 {
-	struct front *f = &t->ofront;
+	struct front *f = sp->ofront;
 	static struct op_counts val;
 	static struct { __u32 key, row; } gone[OPC_ROWS_MAX];
 	int err = 0, ngone = 0;
@@ -380,11 +382,11 @@ static int read_opc_front(struct tracer *t)
 
 		if (bpf_map_lookup_elem(f->slots_fd, &key, &row))
 			continue;
-		osd = osd_of_key(t, key, &alive);
+		osd = osd_of_key(sp, key, &alive);
 		val.calls_next = 0;	/* the tail's: front_sum fills ops, failed */
 		err = front_sum(f, 0, row, (__u64 *)&val);
 		if (!err)
-			err = take_opc(t, key, &val, osd, alive);
+			err = take_opc(sp, key, &val, osd, alive);
 		if (err)
 			break;
 		if (osd != OSD_HELD && !alive && ngone < OPC_ROWS_MAX) {
@@ -399,19 +401,19 @@ static int read_opc_front(struct tracer *t)
 
 /* The op-code counters, per OSD; those of exited processes are retired,
  * then deleted, as for the histograms. */
-static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
+static int read_opcounts(const struct snap_parts *sp, __u64 *nkeys, size_t *deferred)
 {
-	int fd = t->bpf.opcounts.fd;
+	int fd = sp->bpf->opcounts.fd;
 	__u32 key;
 	static struct op_counts val;
 	struct dead_keys dead;
 	int err;
 
-	dead_init(&dead, &t->bpf.opcounts, sizeof(key));
+	dead_init(&dead, &sp->bpf->opcounts, sizeof(key));
 
-	for (int i = 0; i < t->snap.nopc; i++)
-		memset(&t->snap.opc[i].live, 0, sizeof(t->snap.opc[i].live));
-	err = read_opc_front(t);
+	for (int i = 0; i < sp->snap->nopc; i++)
+		memset(&sp->snap->opc[i].live, 0, sizeof(sp->snap->opc[i].live));
+	err = read_opc_front(sp);
 	map_for_each_key(fd, key) {
 		bool alive;
 		int osd;
@@ -421,23 +423,23 @@ static int read_opcounts(struct tracer *t, __u64 *nkeys, size_t *deferred)
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;
 		(*nkeys)++;
-		osd = osd_of_key(t, key, &alive);
+		osd = osd_of_key(sp, key, &alive);
 		if (osd == OSD_HELD)
 			continue;
 		if (!alive && !dead_keys_room(&dead)) {	/* retired next time */
 			alive = true;
 			(*deferred)++;
 		}
-		err = take_opc(t, key, &val, osd, alive);
+		err = take_opc(sp, key, &val, osd, alive);
 		if (!err && !alive)
 			dead_keys_add(&dead, &key);
 		else if (!err && osd != OSD_UNKNOWN &&
-			 front_candidate(&t->ofront, &key, opc_ops(&val)))
+			 front_candidate(sp->ofront, &key, opc_ops(&val)))
 			err = -ENOMEM;
 	}
 	dead_delete(&dead, fd, nkeys);
 	if (!err)
-		front_promote(&t->ofront);
+		front_promote(sp->ofront);
 	return err;
 }
 
@@ -466,21 +468,21 @@ static bool read_slow_set(int fd, __u32 key, __u32 g, struct slow_sets *val)
  * one first (maps/osdhist.h), then each process's set of this one is read,
  * its op indices named as the counters' are.  An exited process's key is
  * deleted once read: its sets hold nothing of later intervals. */
-static int read_slowops(struct tracer *t, __u64 *nkeys)
+static int read_slowops(const struct snap_parts *sp, __u64 *nkeys)
 {
 	static struct slow_sets val;
-	struct snapshots *s = &t->snap;
-	int fd = t->bpf.slowops.fd, err = 0;
+	struct snapshots *s = sp->snap;
+	int fd = sp->bpf->slowops.fd, err = 0;
 	struct dead_keys dead;
 	__u32 key, g;
 
 	s->slow.n = 0;
 	*nkeys = 0;
-	if (!t->opt->slowest)
+	if (!sp->opt->slowest)
 		return 0;
-	g = *t->bpf.slow_gen;
-	__atomic_store_n(t->bpf.slow_gen, g + 1, __ATOMIC_SEQ_CST);
-	dead_init(&dead, &t->bpf.slowops, sizeof(key));
+	g = *sp->bpf->slow_gen;
+	__atomic_store_n(sp->bpf->slow_gen, g + 1, __ATOMIC_SEQ_CST);
+	dead_init(&dead, &sp->bpf->slowops, sizeof(key));
 	map_for_each_key(fd, key) {
 		const struct slow_set *set = &val.s[g & 1];
 		bool alive;
@@ -491,37 +493,37 @@ static int read_slowops(struct tracer *t, __u64 *nkeys)
 			s->slow_unread++;
 			continue;
 		}
-		osd = osd_of_key(t, key, &alive);
+		osd = osd_of_key(sp, key, &alive);
 		if (osd == OSD_HELD)	/* samples, not counts: not kept */
 			continue;
 		for (__u32 i = 0; set->gen == g && i < set->n && i < SLOW_K_MAX && !err; i++) {
 			struct slowop o = set->slot[i];
 
-			o.optype = op_id(t, key, o.optype);
+			o.optype = op_id(sp, key, o.optype);
 			for (int j = 0; j < SLOW_OPS; j++)
-				o.op[j] = op_id(t, key, o.op[j]);
+				o.op[j] = op_id(sp, key, o.op[j]);
 			err = slow_list_add(&s->slow, osd, &o);
 		}
 		if (!alive && dead_keys_room(&dead))
 			dead_keys_add(&dead, &key);
 	}
 	dead_delete(&dead, fd, nkeys);
-	slow_list_finish(&s->slow, t->opt->slowest);
+	slow_list_finish(&s->slow, sp->opt->slowest);
 	return err;
 }
 
 /* Per OSD, the op codes seen since osdhist started, in table order. */
-static int opcode_deltas(struct tracer *t, bool advance)
+static int opcode_deltas(const struct snap_parts *sp, bool advance)
 {
 	int n = 0;
 
-	for (int i = 0; i < t->snap.nopc; i++) {
-		struct opc_acc *a = &t->snap.opc[i];
+	for (int i = 0; i < sp->snap->nopc; i++) {
+		struct opc_acc *a = &sp->snap->opc[i];
 		struct op_counts cum = a->retired;
 
 		opc_add(&cum, &a->live);
 		for (int c = 0; c < NR_OPX; c++) {
-			struct opcode_delta *d = &t->snap.opd[n];
+			struct opcode_delta *d = &sp->snap->opd[n];
 
 			if (!cum.ops[c] && !cum.failed[c])
 				continue;
@@ -539,21 +541,21 @@ static int opcode_deltas(struct tracer *t, bool advance)
 	return n;
 }
 
-static void read_health(struct tracer *t, struct health_report *h)
+static void read_health(const struct snap_parts *sp, struct health_report *h)
 {
-	int fd = t->bpf.health.fd;
-	__u64 vals[t->snap.ncpus];
+	int fd = sp->bpf->health.fd;
+	__u64 vals[sp->snap->ncpus];
 
 	memset(h->bpf, 0, sizeof(h->bpf));
 	for (__u32 i = 0; i < NR_HEALTH; i++) {
 		if (bpf_map_lookup_elem(fd, &i, vals))
 			continue;
-		for (int c = 0; c < t->snap.ncpus; c++)
+		for (int c = 0; c < sp->snap->ncpus; c++)
 			h->bpf[i] += vals[c];
 	}
 	/* Without -P/--phases bpf/ counts no entry: every success end makes
 	 * one done mark, or fails as done_twice. */
-	if (!t->bpf.start_probe)
+	if (!sp->bpf->start_probe)
 		h->bpf[H_ENTRIES] = h->bpf[H_DONE] - h->bpf[H_DONE_TWICE];
 }
 
@@ -561,13 +563,13 @@ static void read_health(struct tracer *t, struct health_report *h)
  * evictions.  Entries counted before the map is scanned and removals
  * counted after it make this a lower bound, never a false alarm; the
  * true number only grows, so the highest bound seen is kept. */
-static void count_evicted(struct tracer *t, struct health_report *h,
+static void count_evicted(const struct snap_parts *sp, struct health_report *h,
 			  __u64 entries, __u64 fill)
 {
 	struct health_report after;
 
-	read_health(t, &after);
-	h->evicted = inflight_evicted(&t->inf, entries, after.bpf[H_REMOVED], fill);
+	read_health(sp, &after);
+	h->evicted = inflight_evicted(sp->inf, entries, after.bpf[H_REMOVED], fill);
 }
 
 int snapshots_init(struct snapshots *s)
@@ -608,31 +610,29 @@ static int cmp_delta(const void *a, const void *b)
 	return x->phase - y->phase;
 }
 
-int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
+int snapshot_read(const struct snap_parts *sp, struct snap_pass *pass,
+		  struct health_report *h, bool advance)
 {
-	struct health_report *h = &r->health;
 	const struct bpf_mapref *maps[NR_KEYMAPS] = {
-		&t->bpf.hists, &t->bpf.phase_hists, &t->bpf.opcounts, &t->bpf.calls,
-		&t->bpf.slowops,
+		&sp->bpf->hists, &sp->bpf->phase_hists, &sp->bpf->opcounts, &sp->bpf->calls,
+		&sp->bpf->slowops,
 	};
 	__u64 nkeys[NR_KEYMAPS] = { 0 };
-	size_t deferred = 0;
-	struct dead_keys dead_calls;
-	struct timespec now;
 	int err;
 
+	pass->deferred = 0;
 	/* before the maps are read: only these may be forgotten after */
-	proc_table_note_exited(&t->procs);
-	dead_init(&dead_calls, &t->bpf.calls, sizeof(struct call_key));
-	err = read_calls(t, &dead_calls);
+	proc_table_note_exited(sp->procs);
+	dead_init(&pass->dead_calls, &sp->bpf->calls, sizeof(struct call_key));
+	err = read_calls(sp, &pass->dead_calls);
 	if (!err)
-		err = read_hists(t, nkeys, &deferred);
+		err = read_hists(sp, nkeys, &pass->deferred);
 	if (!err)
-		err = read_opcounts(t, &nkeys[KM_OPCOUNTS], &deferred);
+		err = read_opcounts(sp, &nkeys[KM_OPCOUNTS], &pass->deferred);
 	if (!err && advance)
-		err = read_slowops(t, &t->snap.slow_keys);
+		err = read_slowops(sp, &sp->snap->slow_keys);
 	if (err) {
-		dead_keys_free(&dead_calls);
+		dead_keys_free(&pass->dead_calls);
 		return err;
 	}
 	memset(h, 0, sizeof(*h));
@@ -640,40 +640,45 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 		h->keys[i] = nkeys[i];
 		h->keys_max[i] = maps[i]->max_entries;
 	}
-	read_health(t, h);
-	h->inflight = tracer_scan_inflight(t, &h->inflight_max);
-	h->hists = nkeys[KM_HISTS] + nkeys[KM_PHASE_HISTS];
+	read_health(sp, h);
+	return 0;
+}
+
+void snapshot_report(const struct snap_parts *sp, struct snap_pass *pass,
+		     struct report *r, bool advance)
+{
+	struct health_report *h = &r->health;
+	struct timespec now;
+
+	h->hists = h->keys[KM_HISTS] + h->keys[KM_PHASE_HISTS];
 	h->hists_max = h->keys_max[KM_HISTS] + h->keys_max[KM_PHASE_HISTS];
-	h->front_rows = t->hfront.in_use;
-	h->front_rows_max = t->hfront.nrows;
-	h->opc_rows = t->ofront.in_use;
-	h->opc_rows_max = t->ofront.nrows;
-	count_evicted(t, h, h->bpf[H_ENTRIES], h->inflight);
-	h->reaped = t->inf.reaped_lost;
-	sampler_health(&t->smp, h);
-	h->unknown_ops = t->snap.unknown_ops;
-	h->held_ops = t->snap.held_ops;
-	h->binaries = binaries_traced(&t->bins);
-	h->variant = t->variant;
+	h->front_rows = sp->hfront->in_use;
+	h->front_rows_max = sp->hfront->nrows;
+	h->opc_rows = sp->ofront->in_use;
+	h->opc_rows_max = sp->ofront->nrows;
+	count_evicted(sp, h, h->bpf[H_ENTRIES], h->inflight);
+	h->reaped = sp->inf->reaped_lost;
+	h->unknown_ops = sp->snap->unknown_ops;
+	h->held_ops = sp->snap->held_ops;
 	/* processes that exited have had their keys retired: forget them,
 	 * unless some keys wait for the next snapshot (they need the OSD id),
 	 * or their slowest ops wait for the end of the interval (a snapshot
 	 * that does not advance does not read them) */
 	/* ... and the call names of those that had exited when it began */
-	h->keys[KM_CALLS] = t->snap.call_keys;
-	h->keys[KM_SLOWOPS] = t->snap.slow_keys;
-	h->slow_unread = t->snap.slow_unread;
-	if (!deferred && (advance || !t->opt->slowest))
-		proc_table_forget_exited(&t->procs);
-	if (!deferred)
-		dead_delete(&dead_calls, t->bpf.calls.fd, &h->keys[KM_CALLS]);
+	h->keys[KM_CALLS] = sp->snap->call_keys;
+	h->keys[KM_SLOWOPS] = sp->snap->slow_keys;
+	h->slow_unread = sp->snap->slow_unread;
+	if (!pass->deferred && (advance || !sp->opt->slowest))
+		proc_table_forget_exited(sp->procs);
+	if (!pass->deferred)
+		dead_delete(&pass->dead_calls, sp->bpf->calls.fd, &h->keys[KM_CALLS]);
 	else
-		dead_keys_free(&dead_calls);
-	proc_table_health(&t->procs, h);
+		dead_keys_free(&pass->dead_calls);
+	proc_table_health(sp->procs, h);
 
-	for (int i = 0; i < t->snap.nseries; i++) {
-		struct series_acc *s = &t->snap.series[i];
-		struct series_delta *d = &t->snap.deltas[i];
+	for (int i = 0; i < sp->snap->nseries; i++) {
+		struct series_acc *s = &sp->snap->series[i];
+		struct series_delta *d = &sp->snap->deltas[i];
 		struct hist cum = s->retired;
 
 		hist_add(&cum, &s->live);
@@ -687,21 +692,14 @@ int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
 		if (advance)
 			s->prev = cum;
 	}
-	qsort(t->snap.deltas, t->snap.nseries, sizeof(*t->snap.deltas), cmp_delta);
-	r->sampled = t->opt->sample_on > 0;
-	r->traced = -1;		/* full tracing: the caller's interval */
-	if (r->sampled) {
-		r->traced = sampler_traced(&t->smp, advance);
-		r->windows = sampler_spans(&t->smp, advance, &r->nwindows);
-	}
+	qsort(sp->snap->deltas, sp->snap->nseries, sizeof(*sp->snap->deltas), cmp_delta);
 	clock_gettime(CLOCK_REALTIME, &now);
 	r->time = now.tv_sec + now.tv_nsec / 1e9;
-	r->s = t->snap.deltas;
-	r->n = t->snap.nseries;
-	r->opc = t->snap.opd;
-	r->nopc = opcode_deltas(t, advance);
-	r->slow = t->snap.slow.e;
-	r->nslow = t->snap.slow.n;
-	r->slow_k = t->opt->slowest;
-	return 0;
+	r->s = sp->snap->deltas;
+	r->n = sp->snap->nseries;
+	r->opc = sp->snap->opd;
+	r->nopc = opcode_deltas(sp, advance);
+	r->slow = sp->snap->slow.e;
+	r->nslow = sp->snap->slow.n;
+	r->slow_k = sp->opt->slowest;
 }

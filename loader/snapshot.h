@@ -5,6 +5,7 @@
 #include <linux/types.h>
 
 #include "calls.h"
+#include "deadkeys.h"
 #include "osdhist.h"
 #include "report.h"
 #include "slowops.h"
@@ -12,8 +13,8 @@
 /*
  * What snapshot.c keeps from one snapshot to the next: the cumulative
  * series and op-code counters, the report's delta arrays, and the figures
- * only it counts.  Only snapshot.c writes these fields; the tracer calls
- * tracer_snapshot() (tracer.h).
+ * only it counts.  Only snapshot.c writes these fields; tracer.c takes a
+ * snapshot with snapshot_read() and snapshot_report() (below).
  */
 
 /* Cumulative numbers for one (osd, pool, class, op type, phase): a class
@@ -53,5 +54,44 @@ struct snapshots {
 /* Counts the possible CPUs; 0, or -1 after one line on stderr. */
 int snapshots_init(struct snapshots *s);
 void snapshots_free(struct snapshots *s);
+
+struct bpf_handles;
+struct front;
+struct inflight_counts;
+struct proc_table;
+struct trace_config;
+
+/* What a snapshot reads and writes besides its own snapshots (tracer.c
+ * lends them). */
+struct snap_parts {
+	const struct trace_config *opt;	/* -P, --phases, --slowest */
+	const struct bpf_handles *bpf;	/* the maps it reads, slow_gen */
+	struct proc_table *procs;	/* the keys' OSDs; exited ones forgotten */
+	struct snapshots *snap;
+	struct front *hfront, *ofront;	/* the histograms', the op codes' */
+	struct inflight_counts *inf;	/* for the LRU evictions it infers */
+};
+
+/* One snapshot from its first half to its second. */
+struct snap_pass {
+	size_t deferred;		/* dead keys that found no room: next time */
+	struct dead_keys dead_calls;	/* calls keys of processes gone at the start */
+};
+
+/*
+ * A snapshot in two halves, because the in-flight state (inflight.h) is
+ * scanned between them: bpf/'s entries counted before the scan and its
+ * removals counted after it make the evictions a lower bound.
+ * snapshot_read reads the maps and fills r->health's key counts and bpf/'s
+ * counters: 0, or -errno (nothing to undo, no second half).  The caller
+ * then sets r->health.inflight, and snapshot_report fills the rest of r
+ * with the interval since the last call that advanced (and the cumulative
+ * figures); without advance the next interval still starts where the last
+ * advancing one ended.
+ */
+int snapshot_read(const struct snap_parts *sp, struct snap_pass *pass,
+		  struct health_report *h, bool advance);
+void snapshot_report(const struct snap_parts *sp, struct snap_pass *pass,
+		     struct report *r, bool advance);
 
 #endif

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Loading and unloading the BPF programs. */
+/* The composer: loading and unloading the BPF programs, and the tracer's
+ * jobs, each made of its components, which are lent the parts they work on
+ * (a rescan, a snapshot, a sampling step). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "osdhist.skel.h"
 #include "testhooks.h"
 #include "ceph/procs.h"
+#include "discover.h"
 #include "tracer.h"
 
 /* -v: the variant loaded, and what the verifier walked for each program
@@ -183,4 +186,62 @@ void tracer_close(struct tracer *t)
 	osdhist_bpf__destroy(t->skel);
 	snapshots_free(&t->snap);
 	memset(t, 0, sizeof(*t));
+}
+
+int tracer_discover(struct tracer *t)
+{
+	const struct discover_parts p = {
+		.bpf = &t->bpf, .bins = &t->bins, .procs = &t->procs,
+		.proc_root = t->proc_root, .pid = t->opt->pid,
+		.win = sampler_window(&t->smp),
+	};
+
+	return discover_scan(&p);
+}
+
+int tracer_verify_targets(const struct tracer *t, struct verify_target *out, int max)
+{
+	return proc_table_verify_targets(&t->procs, out, max);
+}
+
+void tracer_start_sampling(struct tracer *t, double now)
+{
+	sampler_start(&t->smp, now);
+}
+
+int tracer_snapshot(struct tracer *t, struct report *r, bool advance)
+{
+	const struct snap_parts p = {
+		.opt = t->opt, .bpf = &t->bpf, .procs = &t->procs, .snap = &t->snap,
+		.hfront = &t->hfront, .ofront = &t->ofront, .inf = &t->inf,
+	};
+	struct health_report *h = &r->health;
+	struct snap_pass pass;
+	int err;
+
+	err = snapshot_read(&p, &pass, h, advance);
+	if (err)
+		return err;
+	/* between the halves: see snapshot.h */
+	h->inflight = inflight_scan(&t->bpf, t->proc_root, &t->inf, &h->inflight_max);
+	sampler_health(&t->smp, h);
+	h->binaries = binaries_traced(&t->bins);
+	h->variant = t->variant;
+	r->sampled = t->opt->sample_on > 0;
+	r->traced = -1;		/* full tracing: the caller's interval */
+	if (r->sampled) {
+		r->traced = sampler_traced(&t->smp, advance);
+		r->windows = sampler_spans(&t->smp, advance, &r->nwindows);
+	}
+	snapshot_report(&p, &pass, r, advance);
+	return 0;
+}
+
+double tracer_sample_step(struct tracer *t, double now)
+{
+	const struct sample_parts p = {
+		.opt = t->opt, .bins = &t->bins, .bpf = &t->bpf, .inf = &t->inf,
+	};
+
+	return sampler_step(&t->smp, &p, now);
 }

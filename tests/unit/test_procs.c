@@ -9,7 +9,7 @@
 #include "unit.h"
 #include "fixture.h"
 #include "ceph/procs.h"
-#include "tracer.h"	/* discover_pid */
+#include "discover.h"
 
 static char root[FX_ROOT_MAX];
 
