@@ -3,7 +3,8 @@
 # files of its own layer or of lower ones, never of a higher one; only
 # main.c and cli.c include cli.h; only tracer.c includes the BPF skeleton;
 # loader/ceph/, the trust boundary, includes only itself and the base
-# layer (maps/, clock.h: nothing of the tracer).
+# layer (maps/, clock.h: nothing of the tracer); and no two modules
+# include each other, however far round.
 # Every file has a rank below, by its name, wherever under loader/ it lives
 # (loader/ceph/procs.c is procs): a new file fails this test until it is
 # ranked, and so does an include of a file the table does not know.
@@ -48,8 +49,15 @@ declare -A rank=(
 )
 
 key() { local b; b=$(basename "$1"); echo "${b%.[ch]}"; }
+# A module of the cycle check: a file's key, except that the derivation's
+# parts (derive_facts.h, derive_read.c, ...) are the module derive.  They
+# are one derivation split by job: derive_facts.h, what passes between the
+# parts, is included by them only and itself needs derive.h's types, so
+# the arrows between them stay inside the derivation, which only derive.h
+# shows the rest of the loader.
+module() { local k; k=$(key "$1"); [[ $k == derive_* ]] && k=derive; echo "$k"; }
 
-files=() edges=0 unranked=0 up=0 cli=0 skel=0 out=0
+files=() edges=0 unranked=0 up=0 cli=0 skel=0 out=0 graph=()
 while IFS= read -r f; do files+=("$f"); done < <(find "$DIR" -name '*.[ch]' | sort)
 check "$DIR has sources" test ${#files[@]} -gt 0
 
@@ -63,6 +71,7 @@ for f in "${files[@]}"; do
 	while IFS= read -r inc; do
 		to=$(key "$inc")
 		edges=$((edges + 1))
+		graph+=("$(module "$f") $(module "$inc")")
 		if [ -z "${rank[$to]:-}" ]; then
 			fail "$rel includes \"$inc\", which has no rank in $(basename "$0")"
 			unranked=$((unranked + 1))
@@ -91,6 +100,26 @@ check_eq "every file and every include has a rank (${#files[@]} files, $edges in
 check_eq "no include points to a higher layer" "$up" 0
 check_eq "only main.c and cli.c include cli.h" "$cli" 0
 check_eq "only tracer.c includes osdhist.skel.h" "$skel" 0
+
+# No circle at module level either (a module: a file's .c and .h, as
+# key() names them): arrows within a layer may not come back to where they
+# started, or no file of the circle can be understood, built or moved
+# without the others.  tsort (coreutils) says "input contains a loop:"
+# on stderr, then the loop's modules a line each, for every loop it breaks.
+loops=$(for e in "${graph[@]}"; do
+		read -r a b <<<"$e"
+		[ "$a" != "$b" ] && echo "$a $b"
+	done | tsort 2>&1 >/dev/null |
+	awk '/input contains a loop/ { if (l) print l; l = ""; next }
+	     { sub(/^tsort: /, ""); l = l ? l ", " $0 : $0 }
+	     END { if (l) print l }')
+cycles=0
+while IFS= read -r l; do
+	[ -z "$l" ] && continue
+	fail "modules in an include cycle: $l"
+	cycles=$((cycles + 1))
+done <<<"$loops"
+check_eq "no include cycle between modules of loader/" "$cycles" 0
 check "loader/ceph/ holds the readers of a process" test -f "$DIR/ceph/procs.c" -a -f "$DIR/ceph/binary.c"
 check_eq "loader/ceph/ includes nothing of loader/ above the base layer" "$out" 0
 
