@@ -14,8 +14,8 @@ char *unit_render(int kind, const struct report *r)
 
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	if (kind == 't')
-		render_text(f, r, false, false);
+	if (kind == 't' || kind == 'T')
+		render_text(f, r, kind == 'T', kind == 'T');
 	else if (kind == 'j')
 		render_json(f, r);
 	else {

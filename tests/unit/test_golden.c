@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "unit.h"
+#include "fixture.h"
 #include "report.h"
 #include "slowops.h"
 #include "verify_report.h"
@@ -179,11 +180,7 @@ static void against(const char *name, char *out)
 
 	snprintf(path, sizeof(path), "%s/%s", GOLDEN_DIR, name);
 	if (getenv("OSDHIST_GOLDEN_WRITE")) {
-		FILE *f = fopen(path, "w");
-
-		assert_non_null(f);
-		fputs(out, f);
-		assert_int_equal(fclose(f), 0);
+		fx_put(GOLDEN_DIR, name, out, strlen(out));
 		free(out);
 		return;
 	}
@@ -203,17 +200,6 @@ static void against(const char *name, char *out)
 	free(out);
 }
 
-static char *text(const struct report *r, bool ts, bool ms)
-{
-	char *buf = NULL;
-	size_t len;
-	FILE *f = open_memstream(&buf, &len);
-
-	render_text(f, r, ts, ms);
-	fclose(f);
-	return buf;
-}
-
 static void golden_outputs(void **state)
 {
 	struct report r;
@@ -222,8 +208,8 @@ static void golden_outputs(void **state)
 	setenv("TZ", "UTC", 1);	/* -T prints local time */
 	tzset();
 	recorded(&r);
-	against("snapshot.txt", text(&r, false, false));
-	against("snapshot-T-m.txt", text(&r, true, true));
+	against("snapshot.txt", unit_render('t', &r));
+	against("snapshot-T-m.txt", unit_render('T', &r));
 	against("snapshot.json", unit_render('j', &r));
 	against("snapshot.prom", unit_render('p', &r));
 }

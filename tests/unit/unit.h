@@ -30,6 +30,6 @@ int run_job_tests(void);
 int run_claims_tests(void);
 
 struct report;
-/* r as render_text ('t'), render_json ('j') or render_prom (any other,
- * default buckets) prints it; the caller frees it. */
+/* r as render_text ('t'; 'T': with -T and -m), render_json ('j') or
+ * render_prom (any other, default buckets) prints it; the caller frees it. */
 char *unit_render(int kind, const struct report *r);
