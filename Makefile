@@ -54,7 +54,7 @@ LIB_SRCS    := $(filter-out loader/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps build-deps static-deps static rpm clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate bench-loader bench-contention install fuzz
+.PHONY: all deps build-deps static-deps static rpm clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate bench-loader bench-contention install fuzz fuzz-linked
 
 all: osdhist
 
@@ -259,9 +259,9 @@ unit-test: deps
 # to show which lines the seeds and the corpus reach.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 180
-FUZZ_SRCS     = tests/fuzz/fuzz_binary.c loader/ceph/binary.c loader/ceph/derive.c \
-		loader/ceph/derive_read.c loader/ceph/derive_read_obj.c \
-		loader/ceph/derive_witness.c loader/ceph/symtrace.c
+FUZZ_LINKED   = loader/ceph/binary.c $(sort $(wildcard loader/ceph/derive*.c)) \
+		loader/ceph/symtrace.c
+FUZZ_SRCS     = tests/fuzz/fuzz_binary.c $(FUZZ_LINKED)
 FUZZ_HDRS     = $(wildcard loader/ceph/*.h) maps/osdhist.h
 FUZZ_CFLAGS   = -g -O1 -fno-omit-frame-pointer -std=c11 -Wall -Wextra -Werror \
 		-D_GNU_SOURCE $(CPPFLAGS) $(shell pkg-config --cflags capstone)
@@ -274,6 +274,11 @@ $(OUT)/fuzz_binary: $(FUZZ_SRCS) $(FUZZ_HDRS) | $(OUT)
 $(OUT)/fuzz_binary_cov: $(FUZZ_SRCS) $(FUZZ_HDRS) | $(OUT)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -fprofile-instr-generate \
 		-fcoverage-mapping $(FUZZ_SRCS) $(FUZZ_LIBS) -o $@
+
+# What the harness links besides itself, for test_fuzz.sh's messages and
+# coverage report: one list, here.
+fuzz-linked:
+	@echo $(FUZZ_LINKED)
 
 # The parsers of what a process offers as text (issue 23): its ceph.conf,
 # its command line, its admin socket's answer.  One harness each, linked

@@ -15,9 +15,8 @@ MIN_EXECS=${FUZZ_MIN_EXECS:-5000}
 FUZZ=$LIB_ROOT/build/fuzz_binary
 COV=$LIB_ROOT/build/fuzz_binary_cov
 CHROOTS=${OSDHIST_CHROOTS:-/var/cache/osdhist/chroots}
-# what the harness links besides itself (the Makefile's FUZZ_SRCS)
-SRCS=(loader/ceph/binary.c loader/ceph/derive.c loader/ceph/derive_read.c
-	loader/ceph/derive_read_obj.c loader/ceph/derive_witness.c loader/ceph/symtrace.c)
+# what the harness links besides itself (the Makefile's FUZZ_LINKED)
+read -ra SRCS < <(make -s --no-print-directory -C "$LIB_ROOT" fuzz-linked)
 lib_mktemp WORK -d
 CORPUS=${FUZZ_CORPUS:-$WORK/corpus}
 # crash, leak and timeout inputs outlive the run (removed again if none)
@@ -29,6 +28,8 @@ if ! make -s -C "$LIB_ROOT" build/fuzz_binary build/fuzz_binary_cov >"$WORK/make
 	tail -n 20 "$WORK/make.log"
 	finish
 fi
+check "the Makefile names what the harness links (make fuzz-linked: ${#SRCS[@]} files)" \
+	test "${#SRCS[@]}" -ge 3
 echo "# fuzzing tests/fuzz/fuzz_binary.c ${SRCS[*]}"
 
 # outcome FILE: the harness's verdict on FILE, without the input's size (a
