@@ -48,9 +48,9 @@ MANDIR   ?= $(PREFIX)/share/man
 DATADIR  ?= $(PREFIX)/share/osdhist
 OUT      := build
 
-LOADER_SRCS := $(wildcard loader/*.c loader/ceph/*.c)
-LOADER_HDRS := $(wildcard loader/*.h loader/ceph/*.h)
-LIB_SRCS    := $(filter-out loader/main.c,$(LOADER_SRCS))
+LOADER_SRCS := $(wildcard loader/*.c loader/*/*.c)
+LOADER_HDRS := $(wildcard loader/*.h loader/*/*.h)
+LIB_SRCS    := $(filter-out loader/cli/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
@@ -114,11 +114,11 @@ $(OUT)/%.o: loader/%.c | $(OUT)/osdhist.skel.h build-deps
 # vectorizes them, about 4 times faster (bench/front_cost.c).
 $(OUT)/front.o $(OUT)/th/front.o $(OUT)/static/front.o: CFLAGS += -O3
 
-osdhist: $(OUT)/main.o $(LIB_OBJS)
+osdhist: $(OUT)/cli/main.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # The test build: the whole loader compiled again with OSDHIST_TEST_HOOKS
-# (loader/testhooks.h: faults driven by environment variables), into another
+# (loader/util/testhooks.h: faults driven by environment variables), into another
 # binary; ./osdhist never honours them.
 TH_OBJS := $(LOADER_SRCS:loader/%.c=$(OUT)/th/%.o)
 
@@ -262,7 +262,7 @@ FUZZ_SECONDS ?= 180
 FUZZ_LINKED   = loader/ceph/binary.c $(sort $(wildcard loader/ceph/derive*.c)) \
 		loader/ceph/symtrace.c
 FUZZ_SRCS     = tests/fuzz/fuzz_binary.c $(FUZZ_LINKED)
-FUZZ_HDRS     = $(wildcard loader/ceph/*.h) maps/osdhist.h
+FUZZ_HDRS     = $(wildcard loader/ceph/*.h loader/util/*.h) maps/osdhist.h
 FUZZ_CFLAGS   = -g -O1 -fno-omit-frame-pointer -std=c11 -Wall -Wextra -Werror \
 		-D_GNU_SOURCE $(CPPFLAGS) $(shell pkg-config --cflags capstone)
 FUZZ_LIBS     = -lelf -lz $(shell pkg-config --libs capstone || echo -lcapstone)

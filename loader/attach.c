@@ -19,12 +19,12 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "binaries.h"
-#include "clock.h"
+#include "util/clock.h"
 #include "readers.h"
 #include "bpf_handles.h"
-#include "escape.h"
+#include "util/escape.h"
 #include "ceph/procs.h"
-#include "testhooks.h"
+#include "util/testhooks.h"
 #include "trace_config.h"
 
 /* The program for a probed function, NULL when the options leave it out:

@@ -11,7 +11,7 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "ceph/binary.h"
-#include "job.h"
+#include "util/job.h"
 #include "sampler.h"
 
 /*

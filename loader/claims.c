@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "claims.h"
-#include "clusters.h"
+#include "report/clusters.h"
 
 struct claim {
 	int key1;	/* key + 1; 0: empty */

@@ -10,7 +10,7 @@
  * whose cluster is unknown (index 0) may be any cluster's: its claim
  * counts against each known cluster's OSD of the same id.
  */
-#include "report.h"
+#include "report/report.h"
 
 /* Empties the table for a new scan. */
 void claims_reset(void);

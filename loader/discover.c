@@ -15,7 +15,7 @@
 #include "ceph/procs.h"
 #include "discover.h"
 #include "proctable.h"
-#include "testhooks.h"
+#include "util/testhooks.h"
 
 /* BPF reads CLOCK_TAI, Ceph stamps ops with CLOCK_REALTIME; their
  * difference is a whole number of seconds that adjtimex may change. */

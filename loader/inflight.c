@@ -12,7 +12,7 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "bpf_handles.h"
-#include "deadkeys.h"
+#include "util/deadkeys.h"
 #include "inflight.h"
 #include "ceph/procs.h"
 

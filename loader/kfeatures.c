@@ -10,7 +10,7 @@
 #include <linux/bpf.h>
 
 #include "kfeatures.h"
-#include "testhooks.h"
+#include "util/testhooks.h"
 
 #define OSDHIST_KF_NAME(id, name, req, what) [id] = name,
 const char *const kfeature_name[NR_KFEATURES] = { OSDHIST_KFEATURES(OSDHIST_KF_NAME) };

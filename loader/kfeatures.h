@@ -3,6 +3,7 @@
 #define OSDHIST_KFEATURES_H
 
 #include <stdbool.h>
+#include "report/report.h"	/* struct variant */
 
 /*
  * What the running kernel can do for bpf/, asked of the kernel itself at
@@ -39,14 +40,6 @@ extern const char *const kfeature_what[NR_KFEATURES];
 struct kfeatures {
 	bool have[NR_KFEATURES];
 	bool probed;	/* false: the bpf() syscall was refused (no privilege) */
-};
-
-/* The variant of bpf/ that runs, and why: what the health line, --list and
- * --inspect -v print. */
-struct variant {
-	const char *clock;	/* "tai" | "mono+offset" */
-	const char *scan;	/* "bpf_loop" | "loop" */
-	const char *uprobes;	/* "multi" | "perf" */
 };
 
 /* Asks the kernel (the test build may then take features away:

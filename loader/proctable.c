@@ -7,11 +7,11 @@
 #include "ceph/asok_find.h"
 #include "ceph/procs.h"
 #include "claims.h"
-#include "clock.h"
-#include "clusters.h"
+#include "util/clock.h"
+#include "report/clusters.h"
 #include "readers.h"
 #include "proctable.h"
-#include "report.h"
+#include "report/report.h"
 #include "verify.h"
 
 void proc_table_init(struct proc_table *pt, const char *proc_root, bool verbose)

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "job.h"
-#include "report.h"
+#include "util/job.h"
+#include "report/report.h"
 #include "trace_config.h"	/* MAX_PROCS */
 
 /*

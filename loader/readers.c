@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "util/clock.h"
 #include "readers.h"
 
 ssize_t read_binary(void *arg, void *out, size_t size, int *fds, int *nfds)

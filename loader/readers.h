@@ -14,7 +14,7 @@
 
 #include "ceph/asok_find.h"
 #include "ceph/binary.h"
-#include "job.h"
+#include "util/job.h"
 
 /* The wall-clock a reader may take before it is said stalled: inspecting
  * ceph-osd takes ~50 ms of CPU, reading a config or finding a socket

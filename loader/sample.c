@@ -21,9 +21,9 @@
 
 #include "binaries.h"
 #include "bpf_handles.h"
-#include "clock.h"
+#include "util/clock.h"
 #include "inflight.h"
-#include "report.h"
+#include "report/report.h"
 #include "sampler.h"
 #include "trace_config.h"
 

@@ -16,15 +16,15 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "bpf_handles.h"
-#include "calls.h"
+#include "report/calls.h"
 #include "ceph/procs.h"
-#include "deadkeys.h"
+#include "util/deadkeys.h"
 #include "front.h"
 #include "inflight.h"
 #include "snapshot.h"
-#include "stats.h"
+#include "report/stats.h"
 #include "proctable.h"
-#include "testhooks.h"
+#include "util/testhooks.h"
 #include "trace_config.h"
 
 /* Sets *p to n elements of elem bytes; out of memory, *p stays as it was. */

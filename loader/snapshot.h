@@ -4,11 +4,11 @@
 
 #include <linux/types.h>
 
-#include "calls.h"
-#include "deadkeys.h"
+#include "report/calls.h"
+#include "util/deadkeys.h"
 #include "osdhist.h"
-#include "report.h"
-#include "slowops.h"
+#include "report/report.h"
+#include "report/slowops.h"
 
 /*
  * What snapshot.c keeps from one snapshot to the next: the cumulative

@@ -11,7 +11,7 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "osdhist.skel.h"
-#include "testhooks.h"
+#include "util/testhooks.h"
 #include "ceph/procs.h"
 #include "discover.h"
 #include "tracer.h"

@@ -11,12 +11,12 @@
 
 #include "ceph/asok.h"
 #include "ceph/asok_find.h"
-#include "escape.h"
-#include "names.h"
-#include "report.h"
-#include "clock.h"
+#include "util/escape.h"
+#include "report/names.h"
+#include "report/report.h"
+#include "util/clock.h"
 #include "trace_config.h"	/* MAX_PROCS */
-#include "clusters.h"
+#include "report/clusters.h"
 #include "readers.h"
 #include "verify.h"
 

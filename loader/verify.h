@@ -63,7 +63,7 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
-#include "verify_report.h"
+#include "report/verify_report.h"
 
 #define VERIFY_PERSIST		2
 #define VERIFY_PERIOD_S		1.0

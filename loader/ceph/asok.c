@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "asok.h"
-#include "clock.h"
+#include "util/clock.h"
 
 const char *const asok_err_name[NR_ASOK_ERRS] = {
 	[ASOK_OK] = "ok",

@@ -7,7 +7,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "osd_id.h"
+#include "util/osd_id.h"
 
 /* The /proc osdhist reads: every function here takes it as proc_root, so
  * the unit tests can pass a fixture tree instead. */

@@ -3,7 +3,7 @@
 # OSDs (fuse_stall.py) have a FUSE mount in their root that, once they run,
 # answers no request: one's config is there, the other's binary.  Every
 # path lookup, config read and binary inspection osdhist makes in a root
-# runs in a reader with a deadline (loader/job.h), so:
+# runs in a reader with a deadline (loader/util/job.h), so:
 #   - the snapshots keep coming: no gap between two longer than the
 #     interval + 0.5 s;
 #   - the real OSD next to them is counted exactly (op_w, op_r);

@@ -21,8 +21,8 @@
 
 OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
 ABUSE=$LIB_ROOT/tests/integration/http_abuse.py
-PER_ADDR=128	# HTTP_PER_ADDR in loader/http.h
-PENDING=64	# GUARD_EVICT_PENDING in loader/http_guard.h
+PER_ADDR=128	# HTTP_PER_ADDR in loader/output/http.h
+PENDING=64	# GUARD_EVICT_PENDING in loader/output/http_guard.h
 SRCS="127.0.0.2 127.0.0.3 127.0.0.4 127.0.0.5"
 CONNS=130	# per source
 ID=$(random_first_id)

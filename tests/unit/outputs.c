@@ -2,8 +2,9 @@
 /* A report as each output prints it, for the tests that look at all three. */
 #include <stdio.h>
 #include "unit.h"
-#include "prom.h"
-#include "report.h"
+#include "output/prom.h"
+#include "report/report.h"
+#include "output/render.h"
 
 char *unit_render(int kind, const struct report *r)
 {

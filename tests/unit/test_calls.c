@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Call ops by class.method (loader/calls.c): the name a key prints as, and
+/* Call ops by class.method (loader/report/calls.c): the name a key prints as, and
  * the op ids of each process's numbers. */
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "calls.h"
-#include "names.h"
-#include "report.h"
+#include "report/calls.h"
+#include "report/names.h"
+#include "report/report.h"
 
 static struct call_key key(__u32 tgid, const char *cls, const char *meth)
 {

@@ -3,7 +3,7 @@
  * against every known one, the duplicates listed lowest first. */
 #include "unit.h"
 #include "claims.h"
-#include "clusters.h"
+#include "report/clusters.h"
 
 #define A "0a0a0a0a-0000-4000-8000-00000000000a"
 #define B "0b0b0b0b-0000-4000-8000-00000000000b"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "osdhist.h"
 
 static int parse(struct options *o, int argc, const char **argv)

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include "unit.h"
-#include "deadkeys.h"
+#include "util/deadkeys.h"
 
 struct key {
 	unsigned int tgid;

@@ -14,9 +14,9 @@
 #include <time.h>
 #include "unit.h"
 #include "fixture.h"
-#include "report.h"
-#include "slowops.h"
-#include "verify_report.h"
+#include "report/report.h"
+#include "report/slowops.h"
+#include "report/verify_report.h"
 #include "sampler.h"
 
 #define GOLDEN_DIR	"tests/unit/golden"

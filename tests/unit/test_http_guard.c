@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The /metrics connection limits and request deadlines (loader/http_guard.c),
+/* The /metrics connection limits and request deadlines (loader/output/http_guard.c),
  * and how the renderers show what they refused. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,8 +7,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include "unit.h"
-#include "http_guard.h"
-#include "report.h"
+#include "output/http_guard.h"
+#include "report/report.h"
 
 static struct sockaddr_in v4(const char *a, unsigned port)
 {

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "unit.h"
-#include "clock.h"
-#include "job.h"
+#include "util/clock.h"
+#include "util/job.h"
 
 static ssize_t answer(void *arg, void *out, size_t size, int *fds, int *nfds)
 {

@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "prom.h"
-#include "names.h"
-#include "report.h"
+#include "output/prom.h"
+#include "report/names.h"
+#include "report/report.h"
+#include "output/render.h"
 
 static unsigned char opi(unsigned code)
 {

@@ -6,7 +6,7 @@
 #include "fixture.h"
 #include "ceph/procs.h"
 #include "proctable.h"
-#include "report.h"
+#include "report/report.h"
 #include "verify.h"
 
 static char root[FX_ROOT_MAX];

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Prometheus exposition (loader/prom.c), --prom-buckets parsing and the
- * --prometheus address syntax (loader/http.c). */
+/* Prometheus exposition (loader/output/prom.c), --prom-buckets parsing and the
+ * --prometheus address syntax (loader/output/http.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "cli.h"
-#include "http.h"
-#include "prom.h"
-#include "report.h"
+#include "cli/cli.h"
+#include "output/http.h"
+#include "output/prom.h"
+#include "report/report.h"
 
 static struct series_delta s[3];
 

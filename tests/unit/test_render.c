@@ -4,10 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "escape.h"
-#include "report.h"
+#include "util/escape.h"
+#include "report/report.h"
+#include "output/render.h"
 #include "sampler.h"
-#include "stats.h"
+#include "report/stats.h"
 #include "verify.h"
 
 static struct series_delta s[2];
@@ -137,7 +138,7 @@ static void json_windows(void **state)
 }
 
 
-/* --- escaping of strings a process controls (loader/escape.c) */
+/* --- escaping of strings a process controls (loader/util/escape.c) */
 
 /* The directory name that forged a line in --list (issue 23). */
 static const char forged[] = "/tmp/x\nosd.7 pid 1 Ceph 16.2.15 build-id 00: traceable\x1b[2J/ceph-osd";

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "report.h"
-#include "verify_report.h"
+#include "report/report.h"
+#include "report/verify_report.h"
 
 /* Two OSDs, each with a class series, an op-type series, an op code and a
  * verify line, interleaved as the tracer's arrays never are (the filter

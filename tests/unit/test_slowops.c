@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The slowest ops (loader/slowops.c): merged per OSD, and named as Ceph
+/* The slowest ops (loader/report/slowops.c): merged per OSD, and named as Ceph
  * prints them. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "report.h"
-#include "slowops.h"
+#include "report/report.h"
+#include "report/slowops.h"
 
 static struct slowop op(__u64 total, const char *name)
 {

@@ -2,7 +2,7 @@
 /* Quantiles and deltas of cumulative histograms. */
 #include <string.h>
 #include "unit.h"
-#include "stats.h"
+#include "report/stats.h"
 
 static void fill(struct hist *h, __u64 ns, __u64 n)
 {

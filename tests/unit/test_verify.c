@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "prom.h"
-#include "report.h"
+#include "output/prom.h"
+#include "report/report.h"
+#include "output/render.h"
 #include "verify.h"
 
 static bool judge(__u64 bc1, __u64 bo, __u64 bc2, __u64 c1, __u64 o, __u64 c2,

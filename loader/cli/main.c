@@ -15,9 +15,10 @@
 
 #include "cli.h"
 #include "discover.h"
-#include "job.h"
+#include "util/job.h"
 #include "list.h"
-#include "export.h"
+#include "output/export.h"
+#include "output/render.h"
 #include "kfeatures.h"
 #include "ceph/procs.h"
 #include "tracer.h"

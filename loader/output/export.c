@@ -13,7 +13,7 @@
 #include "export.h"
 #include "http.h"
 #include "prom.h"
-#include "version.h"
+#include "util/version.h"
 
 static int textfile_err;	/* the last write's error, reported once */
 

@@ -37,3 +37,13 @@ const char *op_name(unsigned opi)
 #define HEALTH_NAME(id, name, loss) [id] = name,
 const char *const health_name[NR_HEALTH] = { OSDHIST_HEALTH(HEALTH_NAME) };
 #undef HEALTH_NAME
+
+const char *const http_reject_name[NR_HTTP_REJECT] = {
+	[HTTP_REJ_PER_ADDR] = "per_ip_limit",
+	[HTTP_REJ_CONNS] = "connection_limit",
+	[HTTP_REJ_REQUEST_TIMEOUT] = "request_timeout",
+	[HTTP_REJ_IDLE_TIMEOUT] = "idle_timeout",
+	[HTTP_REJ_INCOMPLETE] = "incomplete",
+	[HTTP_REJ_BAD_REQUEST] = "bad_request",
+	[HTTP_REJ_EVICTED] = "evicted",
+};

@@ -5,13 +5,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "calls.h"
-#include "escape.h"
-#include "names.h"
-#include "report.h"
-#include "slowops.h"
-#include "stats.h"
-#include "verify_report.h"
+#include "report/calls.h"
+#include "util/escape.h"
+#include "report/names.h"
+#include "report/report.h"
+#include "report/slowops.h"
+#include "report/stats.h"
+#include "report/verify_report.h"
 
 #define BAR_WIDTH 40
 #define MAX_ROWS 64

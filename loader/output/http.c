@@ -43,7 +43,7 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
-#include "clock.h"
+#include "util/clock.h"
 #include "http.h"
 #include "http_guard.h"
 #include "prom.h"

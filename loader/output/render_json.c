@@ -2,14 +2,14 @@
 /* JSON lines: one object per class series with ops in the interval, one
  * per op type and per op code, then one health object.  The schema is in
  * docs/reference.md. */
-#include "escape.h"
-#include "names.h"
-#include "report.h"
+#include "util/escape.h"
+#include "report/names.h"
+#include "report/report.h"
 #include "sampler.h"
-#include "slowops.h"
-#include "stats.h"
-#include "verify_report.h"
-#include "clusters.h"
+#include "report/slowops.h"
+#include "report/stats.h"
+#include "report/verify_report.h"
+#include "report/clusters.h"
 
 /* An OSD's cluster: its fsid (a UUID: nothing to escape), "" if unknown. */
 #define FSID(osd) cluster_fsid(osd_cluster_of(osd))

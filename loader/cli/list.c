@@ -19,14 +19,14 @@
 
 #include "ceph/asok.h"
 #include "ceph/asok_find.h"
-#include "escape.h"
+#include "util/escape.h"
 #include "kfeatures.h"
 #include "claims.h"
-#include "clusters.h"
+#include "report/clusters.h"
 #include "list.h"
 #include "readers.h"
 #include "ceph/procs.h"
-#include "testhooks.h"
+#include "util/testhooks.h"
 
 
 void list_print_offsets(FILE *f, const struct osd_binary *b)

@@ -12,15 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calls.h"
-#include "escape.h"
-#include "clusters.h"
-#include "names.h"
+#include "report/calls.h"
+#include "util/escape.h"
+#include "report/clusters.h"
+#include "report/names.h"
 #include "prom.h"
-#include "report.h"
-#include "slowops.h"
-#include "stats.h"
-#include "verify_report.h"
+#include "report/report.h"
+#include "report/slowops.h"
+#include "report/stats.h"
+#include "report/verify_report.h"
 
 #define FAMILY "osdhist_op_latency_seconds"
 #define OPTYPE_FAMILY "osdhist_op_type_latency_seconds"

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "prom.h"
-#include "version.h"
+#include "output/prom.h"
+#include "util/version.h"
 
 struct options {
 	double interval;	/* seconds between snapshots */

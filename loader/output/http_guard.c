@@ -10,16 +10,6 @@
 
 #include "http_guard.h"
 
-const char *const http_reject_name[NR_HTTP_REJECT] = {
-	[HTTP_REJ_PER_ADDR] = "per_ip_limit",
-	[HTTP_REJ_CONNS] = "connection_limit",
-	[HTTP_REJ_REQUEST_TIMEOUT] = "request_timeout",
-	[HTTP_REJ_IDLE_TIMEOUT] = "idle_timeout",
-	[HTTP_REJ_INCOMPLETE] = "incomplete",
-	[HTTP_REJ_BAD_REQUEST] = "bad_request",
-	[HTTP_REJ_EVICTED] = "evicted",
-};
-
 static void count(struct guard *g, enum http_reject why)
 {
 	__atomic_fetch_add(&g->rejected[why], 1, __ATOMIC_RELAXED);

@@ -2,13 +2,20 @@
 #ifndef OSDHIST_REPORT_H
 #define OSDHIST_REPORT_H
 
-#include "kfeatures.h"
 #include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
 #include "osdhist.h"
-#include "http_guard.h"	/* NR_HTTP_REJECT, the counters health carries */
-#include "osd_id.h"	/* OSD_UNKNOWN, ...: the series no OSD id names */
+#include "names.h"	/* NR_HTTP_REJECT, the counters health carries */
+#include "util/osd_id.h"	/* OSD_UNKNOWN, ...: the series no OSD id names */
+
+/* The variant of bpf/ that runs, and why: what the health line, --list and
+ * --inspect -v print (kfeatures_variant() chooses it). */
+struct variant {
+	const char *clock;	/* "tai" | "mono+offset" */
+	const char *scan;	/* "bpf_loop" | "loop" */
+	const char *uprobes;	/* "multi" | "perf" */
+};
 
 /* One interval's worth of one histogram series: a class series
  * (optype OPTYPE_ALL) or an op-type series (pool -1). */
@@ -137,8 +144,5 @@ void osd_label(char out[OSD_LABEL_MAX], int osd);
  * of memory, r untouched).  The arrays r pointed to are never written:
  * they are the tracer's, for the next snapshot. */
 void *report_keep_osd(struct report *r, int osd);
-
-void render_text(FILE *f, const struct report *r, bool timestamp, bool millis);
-void render_json(FILE *f, const struct report *r);
 
 #endif

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "http.h"
+#include "output/http.h"
 #include "osdhist.h"
 
 enum { OPT_OSD = 1000, OPT_NO_SUBOPS, OPT_NO_OP_TYPES, OPT_USAGE, OPT_PHASES,

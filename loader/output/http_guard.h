@@ -42,22 +42,8 @@
 #include <stdbool.h>
 #include <sys/socket.h>
 #include <linux/types.h>
+#include "report/names.h"	/* enum http_reject */
 
-/* Why the /metrics endpoint (--prometheus) refused or dropped a connection
- * or a request: the reasons this guard counts; see osdhist(8). */
-enum http_reject {
-	HTTP_REJ_PER_ADDR,	/* refused at accept: its address held the most */
-	HTTP_REJ_CONNS,		/* refused at accept: the server held the most */
-	HTTP_REJ_REQUEST_TIMEOUT, /* request line + headers not in by the deadline */
-	HTTP_REJ_IDLE_TIMEOUT,	/* the peer stopped reading its response */
-	HTTP_REJ_INCOMPLETE,	/* closed before a complete request: garbage,
-				 * oversized, or abandoned by the peer */
-	HTTP_REJ_BAD_REQUEST,	/* a complete request refused: path, method, body */
-	HTTP_REJ_EVICTED,	/* idle or stalled, closed to let a new one in */
-	NR_HTTP_REJECT
-};
-/* Their names in every output and metric ("per_ip_limit" ...). */
-extern const char *const http_reject_name[NR_HTTP_REJECT];
 
 #define GUARD_KEY_LEN 9	/* family tag + 4 (IPv4) or 8 (IPv6 /64) bytes */
 /* Evicted connections not yet closed by the server, at most: each still

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "prom.h"
-#include "report.h"
+#include "report/report.h"
 
 /* What the outputs need of the command line (main.c fills it). */
 struct export_config {
