@@ -9,6 +9,7 @@
 #include "record.bpf.h"
 #include "opscan.bpf.h"
 #include "slowops.bpf.h"
+#include "procwatch.bpf.h"
 
 /* The end where Ceph counts the op: record it and leave a done mark for
  * _unregistered (an entry made at enqueue_op is marked in place). */

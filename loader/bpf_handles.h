@@ -36,6 +36,9 @@ struct bpf_handles {
 	__u64 *window_ends;		/* ends counted in the window's ops */
 	__s64 *tai_offset_ns, *rt_mono_offset_ns;
 	__u32 *slow_gen;		/* the slowest ops' interval */
+	/* exec, fork and exit of processes named like an OSD (bpf/'s
+	 * procwatch.bpf.h); NULL when its programs could not be attached */
+	__u64 *proc_changes;
 	/* bpf/'s .rodata: in-flight entries made at enqueue_op (-P, --phases) */
 	bool start_probe;
 };

@@ -15,6 +15,7 @@
 #include "ceph/procs.h"
 #include "discover.h"
 #include "proctable.h"
+#include "util/clock.h"
 #include "util/testhooks.h"
 
 /* BPF reads CLOCK_TAI, Ceph stamps ops with CLOCK_REALTIME; their
@@ -123,6 +124,24 @@ int discover_pid(const char *proc_root, pid_t pid, bool tracing, struct osd_proc
 	return err;
 }
 
+/* Is a walk of /proc due?  The counter is read before the walk: an event
+ * during it brings the next. */
+static bool walk_due(const struct discover_parts *p)
+{
+	struct proc_watch *w = p->watch;
+	double now = mono_now();
+	__u64 c;
+
+	if (!p->bpf->proc_changes)
+		return true;
+	c = __atomic_load_n(p->bpf->proc_changes, __ATOMIC_RELAXED);
+	if (w->walked && c == w->seen && now - w->walked < PROC_WALK_MAX_S)
+		return false;
+	w->seen = c;
+	w->walked = now;
+	return true;
+}
+
 int discover_scan(const struct discover_parts *p)
 {
 	struct scan sc = { p, 0, false };
@@ -141,6 +160,8 @@ int discover_scan(const struct discover_parts *p)
 		if (n && n != -ESRCH)	/* said */
 			return -1;
 		found = n == 0;	/* else gone: the caller says it has exited */
+	} else if (!walk_due(p)) {
+		return proc_table_live(p->procs);
 	}
 	binaries_begin_scan(p->bins);
 	proc_table_begin_scan(p->procs);

@@ -114,6 +114,37 @@ static int init_fronts(struct tracer *t)
 	return 0;
 }
 
+/*
+ * bpf/procwatch.bpf.h: the exec, fork and exit of a process named like an
+ * OSD bump a counter, and a rescan walks /proc only when it moved
+ * (discover.c).  Where they cannot be attached (raw tracepoints refused),
+ * every rescan walks /proc, as it always did: slower, never blind.
+ */
+static void watch_procs(struct tracer *t)
+{
+	struct bpf_program *prog[NR_WATCH] = {
+		t->skel->progs.proc_exec, t->skel->progs.proc_fork,
+		t->skel->progs.proc_exit,
+	};
+
+	for (int i = 0; i < NR_WATCH; i++) {
+		t->watch[i] = testhook_no_proc_events() ? NULL
+							: bpf_program__attach(prog[i]);
+		if (!t->watch[i]) {
+			if (t->opt->verbose)
+				fprintf(stderr, "osdhist: no process events (%s): "
+					"every rescan walks /proc\n",
+					bpf_program__name(prog[i]));
+			while (i-- > 0) {
+				bpf_link__destroy(t->watch[i]);
+				t->watch[i] = NULL;
+			}
+			return;
+		}
+	}
+	t->bpf.proc_changes = &t->skel->bss->proc_changes;
+}
+
 int tracer_open(struct tracer *t, const struct trace_config *opt,
 		const struct kfeatures *kf)
 {
@@ -152,7 +183,8 @@ int tracer_open(struct tracer *t, const struct trace_config *opt,
 		struct bpf_program *p;
 
 		bpf_object__for_each_program(p, t->skel->obj)
-			bpf_program__set_expected_attach_type(p, BPF_TRACE_UPROBE_MULTI);
+			if (bpf_program__type(p) == BPF_PROG_TYPE_KPROBE)
+				bpf_program__set_expected_attach_type(p, BPF_TRACE_UPROBE_MULTI);
 	}
 
 	err = osdhist_bpf__load(t->skel);
@@ -174,12 +206,15 @@ int tracer_open(struct tracer *t, const struct trace_config *opt,
 	if (init_fronts(t))
 		return -1;
 	lend_handles(t);
+	watch_procs(t);
 	binaries_init(&t->bins, &t->bpf, opt, multi);
 	return 0;
 }
 
 void tracer_close(struct tracer *t)
 {
+	for (int i = 0; i < NR_WATCH; i++)
+		bpf_link__destroy(t->watch[i]);
 	binaries_close(&t->bins);
 	front_free(&t->hfront);
 	front_free(&t->ofront);
@@ -193,7 +228,7 @@ int tracer_discover(struct tracer *t)
 	const struct discover_parts p = {
 		.bpf = &t->bpf, .bins = &t->bins, .procs = &t->procs,
 		.proc_root = t->proc_root, .pid = t->opt->pid,
-		.win = sampler_window(&t->smp),
+		.win = sampler_window(&t->smp), .watch = &t->watch_seen,
 	};
 
 	return discover_scan(&p);

@@ -41,6 +41,7 @@
 
 #include "binaries.h"
 #include "bpf_handles.h"
+#include "discover.h"
 #include "util/clock.h"
 #include "front.h"
 #include "inflight.h"
@@ -65,6 +66,11 @@ struct tracer {
 	/* the per-CPU front rows: histograms, op-code counters */
 	struct front hfront, ofront;
 	int ncpus;		/* possible CPUs */
+	/* bpf/procwatch.bpf.h's programs attached, and what discover.c
+	 * last saw of their counter */
+#define NR_WATCH 3
+	struct bpf_link *watch[NR_WATCH];
+	struct proc_watch watch_seen;
 };
 
 /* Loads the variant of the BPF programs that fits kf (no probe yet).  0,

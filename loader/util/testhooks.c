@@ -142,6 +142,17 @@ __u32 testhook_front_rows(__u32 real)
 	fprintf(stderr, "osdhist: TEST HOOK: %lu front rows (OSDHIST_TEST_FRONT_ROWS)\n", n);
 	return n;
 }
+
+bool testhook_no_proc_events(void)
+{
+	const char *v = getenv("OSDHIST_TEST_NO_PROC_EVENTS");
+
+	if (!v || strcmp(v, "1"))
+		return false;
+	fprintf(stderr, "osdhist: TEST HOOK: no process events, every rescan "
+		"walks /proc (OSDHIST_TEST_NO_PROC_EVENTS)\n");
+	return true;
+}
 #else
 void testhook_offsets(struct osd_offsets *o)
 {
@@ -178,5 +189,9 @@ size_t testhook_dead_keys(size_t real)
 __u32 testhook_front_rows(__u32 real)
 {
 	return real;
+}
+bool testhook_no_proc_events(void)
+{
+	return false;
 }
 #endif

@@ -70,4 +70,11 @@ size_t testhook_dead_keys(size_t real);
  */
 __u32 testhook_front_rows(__u32 real);
 
+/*
+ * OSDHIST_TEST_NO_PROC_EVENTS=1: bpf/'s process events are not attached,
+ * as where raw tracepoints are refused, so every rescan walks /proc.  Said
+ * on stderr when applied.
+ */
+bool testhook_no_proc_events(void);
+
 #endif
