@@ -326,7 +326,7 @@ int binaries_set_window(struct binaries *bs, enum window win,
 		return 0;
 	for (int i = 0; i < bs->n; i++) {
 		if (sync_links(bs, &bs->slot[i], win) == ATTACH_FATAL)
-			err = -1;
+			err = -EPERM;
 	}
 	/* Let the OSD get past the probes' installation before its ops
 	 * count: measured, ops starting in the first tens of ms after the
@@ -459,15 +459,16 @@ static enum attach_result attach_new(struct binaries *bs, struct binary_slot *b,
 	if (r != ATTACH_TRACED)
 		return r;
 	/* A process that is already gone (a short-lived ceph-osd --mkfs)
-	 * says nothing about the binary. */
-	if (a.rc == -ENOENT || a.rc == -ESRCH)
+	 * says nothing about the binary.  No fd: the open failed (whatever
+	 * a.rc says), not the binary. */
+	if (b->fd < 0 && (a.rc == -ENOENT || a.rc == -ESRCH))
 		return ATTACH_RETRY;
-	if (a.rc < -1 || b->fd < 0) {
+	if (b->fd < 0) {
 		fprintf(stderr, "osdhist: cannot open the binary of pid %d: %s\n",
 			pid, ESC(a.err));
 		return ATTACH_RETRY;
 	}
-	if (a.rc) {
+	if (a.rc < 0) {
 		fprintf(stderr, "osdhist: cannot trace pid %d: %s\n", pid, ESC(a.err));
 		return ATTACH_REFUSED;
 	}

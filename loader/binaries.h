@@ -118,8 +118,9 @@ enum attach_result binaries_attach(struct binaries *bs, const struct osd_proc *p
 /* The scan is over: let go of binaries no process runs any more. */
 void binaries_release_unused(struct binaries *bs);
 
-/* Move every binary's probes to what window win wants.  0, or -1 when
- * some could not be attached (said).  At WIN_DRAIN, *span gets the
+/* Move every binary's probes to what window win wants.  0, or -EPERM when
+ * a probe could not be attached for want of privilege (said; a refusal
+ * for another cause is said, not returned).  At WIN_DRAIN, *span gets the
  * window's traced time as bpf/ bounds it (the rows' open_rt, the close
  * just stored); otherwise span is left alone. */
 int binaries_set_window(struct binaries *bs, enum window win,

@@ -158,7 +158,7 @@ int discover_scan(const struct discover_parts *p)
 		if (n == -EAGAIN)	/* an exec or exit under way: as it was */
 			return proc_table_live(p->procs);
 		if (n && n != -ESRCH)	/* said */
-			return -1;
+			return n;
 		found = n == 0;	/* else gone: the caller says it has exited */
 	} else if (!walk_due(p)) {
 		return proc_table_live(p->procs);
@@ -173,11 +173,11 @@ int discover_scan(const struct discover_parts *p)
 		if (n < 0) {
 			fprintf(stderr, "osdhist: cannot read %s: %s\n",
 				p->proc_root, strerror(-n));
-			return -1;
+			return n;
 		}
 	}
 	if (sc.fatal)
-		return -1;
+		return -EPERM;
 	binaries_release_unused(p->bins);
 	proc_table_end_scan(p->procs);
 	return sc.traced;

@@ -43,7 +43,9 @@ struct discover_parts {
 
 /* Rescan: attach new binaries, let go of unused ones, if bpf/'s process
  * events (or PROC_WALK_MAX_S) say /proc may have changed.  Returns the
- * number of traced processes, or -1 on a fatal error. */
+ * number of traced processes, or a negative errno on a fatal error (said):
+ * -p's process no longer one to trace (discover_pid's), /proc unreadable,
+ * -EPERM no privilege to attach. */
 int discover_scan(const struct discover_parts *p);
 /* The -p process into *p, 0 if it is a ceph-osd.  Else procs_inspect's
  * -errno and, where it ends osdhist, one line on stderr with the cause and

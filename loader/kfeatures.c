@@ -107,7 +107,7 @@ int kfeatures_require(struct kfeatures *kf)
 	/* Before anything is loaded, so -v adds no libbpf output to it. */
 	fprintf(stderr, "osdhist: this kernel lacks %s; osdhist cannot trace "
 		"without it (feature probe '%s')\n", kfeature_what[m], kfeature_name[m]);
-	return -1;
+	return -ENOTSUP;
 }
 
 struct variant kfeatures_variant(const struct kfeatures *kf, bool perf_uprobes)

@@ -50,7 +50,7 @@ void kfeatures_probe(struct kfeatures *kf);
 int kfeatures_missing(const struct kfeatures *kf);
 
 /* Probes, and refuses a kernel that lacks a required feature with one line
- * on stderr naming it.  0 or -1. */
+ * on stderr naming it.  0 or -ENOTSUP. */
 int kfeatures_require(struct kfeatures *kf);
 
 /* The variant that fits kf; perf_uprobes: the user asked for them. */

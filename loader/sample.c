@@ -44,7 +44,7 @@ static void move_to(struct sampler *s, const struct sample_parts *p,
 	if (s->win == WIN_OPEN)
 		s->traced += now - s->win_since;
 	s->win = win;
-	if (binaries_set_window(p->bins, win, &span))
+	if (binaries_set_window(p->bins, win, &span) < 0)
 		fprintf(stderr, "osdhist: some probes could not be moved to the "
 			"next sampling window\n");
 	if (win == WIN_DRAIN && span.open_rt) {	/* 0: nothing was traced */

@@ -579,7 +579,7 @@ int snapshots_init(struct snapshots *s)
 	if (s->ncpus <= 0) {
 		fprintf(stderr, "osdhist: cannot count possible CPUs: %s\n",
 			strerror(-s->ncpus));
-		return -1;
+		return s->ncpus < 0 ? s->ncpus : -EINVAL;
 	}
 	return 0;
 }

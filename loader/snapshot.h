@@ -51,7 +51,8 @@ struct snapshots {
 	__u64 slow_unread;
 };
 
-/* Counts the possible CPUs; 0, or -1 after one line on stderr. */
+/* Counts the possible CPUs; 0, or libbpf's negative errno after one line
+ * on stderr. */
 int snapshots_init(struct snapshots *s);
 void snapshots_free(struct snapshots *s);
 

@@ -99,19 +99,20 @@ static int init_fronts(struct tracer *t)
 {
 	struct osdhist_bpf *s = t->skel;
 	const struct bpf_map *ph = t->opt->phases ? s->maps.phase_front : NULL;
+	int err;
 
-	if (front_init(&t->hfront, bpf_map__fd(s->maps.front_slots),
-		       bpf_map__fd(s->maps.front), ph ? bpf_map__fd(ph) : -1,
-		       sizeof(struct hist_key), 2, 2 * NR_BUCKETS,
-		       bpf_map__max_entries(s->maps.front), t->ncpus) ||
-	    front_init(&t->ofront, bpf_map__fd(s->maps.opc_slots),
-		       bpf_map__fd(s->maps.opc_front), -1, sizeof(__u32),
-		       0, 2 * OPCOUNT_SLOTS, bpf_map__max_entries(s->maps.opc_front),
-		       t->ncpus)) {
+	err = front_init(&t->hfront, bpf_map__fd(s->maps.front_slots),
+			 bpf_map__fd(s->maps.front), ph ? bpf_map__fd(ph) : -1,
+			 sizeof(struct hist_key), 2, 2 * NR_BUCKETS,
+			 bpf_map__max_entries(s->maps.front), t->ncpus);
+	if (!err)
+		err = front_init(&t->ofront, bpf_map__fd(s->maps.opc_slots),
+				 bpf_map__fd(s->maps.opc_front), -1, sizeof(__u32),
+				 0, 2 * OPCOUNT_SLOTS,
+				 bpf_map__max_entries(s->maps.opc_front), t->ncpus);
+	if (err < 0)
 		fprintf(stderr, "osdhist: out of memory\n");
-		return -1;
-	}
-	return 0;
+	return err;
 }
 
 /*
@@ -159,14 +160,16 @@ int tracer_open(struct tracer *t, const struct trace_config *opt,
 	t->variant = kfeatures_variant(kf, opt->perf_uprobes);
 	t->proc_root = PROC_ROOT;
 	proc_table_init(&t->procs, t->proc_root, opt->verbose);
-	if (snapshots_init(&t->snap))
-		return -1;
+	err = snapshots_init(&t->snap);
+	if (err < 0)
+		return err;
 
 	t->skel = osdhist_bpf__open();
 	if (!t->skel) {
+		err = errno > 0 ? -errno : -ENOMEM;
 		fprintf(stderr, "osdhist: cannot open the BPF object: %s\n",
-			strerror(errno));
-		return -1;
+			strerror(-err));
+		return err;
 	}
 	t->skel->rodata->split_pool = opt->pool;
 	t->skel->rodata->trace_subops = !opt->no_subops;
@@ -199,12 +202,13 @@ int tracer_open(struct tracer *t, const struct trace_config *opt,
 			fprintf(stderr, "osdhist: the kernel refused the BPF programs "
 				"(%s); osdhist needs a kernel with BPF and uprobes "
 				"(run with -v for libbpf's log)\n", strerror(-err));
-		return -1;
+		return err < 0 ? err : -EINVAL;
 	}
 	if (opt->verbose)
 		say_loaded(t);
-	if (init_fronts(t))
-		return -1;
+	err = init_fronts(t);
+	if (err < 0)
+		return err;
 	lend_handles(t);
 	watch_procs(t);
 	binaries_init(&t->bins, &t->bpf, opt, multi);

@@ -74,13 +74,15 @@ struct tracer {
 };
 
 /* Loads the variant of the BPF programs that fits kf (no probe yet).  0,
- * or -1 after one line on stderr. */
+ * or a negative errno after one line on stderr (libbpf's for a refused
+ * load: -EPERM no privilege). */
 int tracer_open(struct tracer *t, const struct trace_config *opt,
 		const struct kfeatures *kf);
 void tracer_close(struct tracer *t);
 
 /* Rescan /proc; attach new binaries, let go of unused ones.  Returns the
- * number of traced processes, or -1 on a fatal error. */
+ * number of traced processes, or a negative errno on a fatal error
+ * (discover_scan's, said). */
 int tracer_discover(struct tracer *t);
 
 /* The processes the self-check may ask (proctable.c), at most max. */

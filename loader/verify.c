@@ -404,7 +404,7 @@ static bool read_ours(struct verifier *v, verify_read_maps read_maps, void *ctx)
 	struct report r = { 0 };
 	bool any = false;
 
-	if (read_maps(ctx, &r))
+	if (read_maps(ctx, &r) < 0)
 		return false;	/* out of memory: this round is void */
 	v->map_time = r.time;
 	for (int i = 0; i < v->n; i++) {

@@ -113,7 +113,7 @@ void verify_free(struct verifier *v);
  * forgotten (a request to one in flight is dropped). */
 void verify_set_targets(struct verifier *v, const struct verify_target *t, int n);
 /* Reads osdhist's cumulative counts without advancing the snapshots
- * (tracer_snapshot(t, r, false)); 0 or -1. */
+ * (tracer_snapshot(t, r, false)); 0, or a negative errno. */
 typedef int (*verify_read_maps)(void *ctx, struct report *r);
 /* Moves the round on as far as it can without waiting: starts one when
  * due, reads what the sockets have, reads the maps and judges when a leg

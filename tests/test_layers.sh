@@ -5,6 +5,8 @@
 # however far round.  A file's rank is its folder's: a new folder fails
 # this test until it is ranked below, and so does an include that is
 # neither a file of loader/ nor of maps/ (or the generated skeleton).
+# Also: only loader/ceph/ reads a process, and no function of loader/
+# returns a failure as -1 (the return convention, below).
 # No root, no cluster: tests/run-all.sh runs it after the unit tests.
 #   tests/test_layers.sh [DIR]   checks DIR instead of this tree's loader/
 . "$(dirname "$0")/lib.sh"
@@ -131,4 +133,59 @@ for f in "${files[@]}"; do
 	done < <(grep -nE '"/proc|\breadlink(at)?[[:space:]]*\(|\b(open|openat|openat2|fopen|opendir|stat|lstat|statx|access)[[:space:]]*\([^;]*(exe|proc_root|/proc)' "$f")
 done
 check_eq "no file outside loader/ceph/ names /proc, readlinks or opens a process path" "$leak" 0
+
+# One return convention (docs/how-it-works.md "Return values"): a function
+# that fails returns a negative errno naming the cause, never -1.  So no
+# `return -1;` (nor `rc/ret/err = -1;`, nor `err ? -1 : 0`) in loader/,
+# except in these functions, where -1 is a value and not a failure:
+declare -A minus_one_value=(
+	# the code point of a UTF-8 sequence (a long), -1: none starts here
+	[util/escape.c:utf8_at]=1
+	# an offset in the code read (int64_t), -1: no such pair of loads
+	[ceph/derive_read.c:utime_pair]=1
+	# a stack slot (int64_t), -1: the parameter is in a register
+	[ceph/derive_witness.c:abi_stack_slot]=1
+	# node and register indices of a trace; -1 is the trace's own "no
+	# node" (struct sval, st_event.node), stored, compared, passed on
+	[ceph/symtrace.c:gpr_of]=1 [ceph/symtrace.c:xmm_of]=1
+	[ceph/symtrace.c:intern]=1 [ceph/symtrace.c:mem_read]=1
+	[ceph/symtrace.c:st_arg]=1 [ceph/symtrace.c:st_sp]=1
+	[ceph/symtrace.c:st_load]=1
+	# 1 supported, 0 crimson-osd, -1 not an OSD name: a kind, not a failure
+	[ceph/procs.c:osd_name]=1
+	# the first missing feature's index, or -1: none is missing
+	[kfeatures.c:kfeatures_missing]=1
+	# seconds (a double), -1: not a duration; callers check the range
+	[cli/cli.c:cli_duration]=1
+	# a row of bpf/'s rows[], or -1: b->row's own "no row"
+	[attach.c:take_row]=1
+)
+# Each hit with the function it is in: a definition starts at column 0
+# with its name before the first '(', its body opens with '{' at column 0.
+minus_one() { # FILE
+	awk -v rel="${1#"$DIR"/}" '
+		/^[A-Za-z_]/ && !/;[[:space:]]*$/ && match($0, /[A-Za-z_][A-Za-z_0-9]*\(/) {
+			cand = substr($0, RSTART, RLENGTH - 1)
+		}
+		/^\{/ { fn = cand }
+		/^\}/ { fn = "" }
+		/return[[:space:]]*\(?[[:space:]]*-1[[:space:]]*\)?[[:space:]]*;/ ||
+		/(^|[^A-Za-z_0-9>.])(rc|ret|err)[[:space:]]*=[[:space:]]*-1[[:space:]]*;/ ||
+		/\?[[:space:]]*-1[[:space:]]*:[[:space:]]*0[[:space:]]*;/ {
+			print rel ":" fn ":" FNR
+		}' "$1"
+}
+minus=0 kept=0
+for f in "${files[@]}"; do
+	[[ $f == *.c ]] || continue
+	while IFS=: read -r rel fn line; do
+		if [ -n "$fn" ] && [ -n "${minus_one_value[$rel:$fn]:-}" ]; then
+			kept=$((kept + 1))
+			continue
+		fi
+		fail "$rel:$line: ${fn:-?}() returns -1: return the negative errno that names the cause"
+		minus=$((minus + 1))
+	done < <(minus_one "$f")
+done
+check_eq "no failure returned as -1 in loader/ ($kept value -1s kept, in ${#minus_one_value[@]} functions named above)" "$minus" 0
 finish

@@ -42,7 +42,7 @@ int64_t asok_reply_length(const unsigned char hdr[4], uint32_t max)
 	uint32_t be;
 
 	memcpy(&be, hdr, 4);
-	return ntohl(be) > max ? -1 : (int64_t)ntohl(be);
+	return ntohl(be) > max ? -EMSGSIZE : (int64_t)ntohl(be);
 }
 
 static void call_fail(struct asok_call *c, enum asok_err e)

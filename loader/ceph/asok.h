@@ -86,7 +86,7 @@ enum asok_err asok_request(int sockfd, const char *cmd, int timeout_ms,
  * the bytes written to buf, 0 if cmd does not fit or holds a newline (the
  * daemon ends a command at a newline too). */
 size_t asok_frame_request(const char *cmd, char *buf, size_t size);
-/* The answer's length from its 4-byte header; -1 if above max. */
+/* The answer's length from its 4-byte header; -EMSGSIZE if above max. */
 int64_t asok_reply_length(const unsigned char hdr[4], uint32_t max);
 
 /* Ceph's counters osdhist compares against, from the "osd" logger. */

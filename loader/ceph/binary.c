@@ -75,11 +75,13 @@ static int find_build_id(Elf *elf, char *out)
 			return 0;
 		}
 	}
-	return -1;
+	return -ENOENT;
 }
 
 /* vaddr .. vaddr + len -> file offset, inside one PT_LOAD's file bytes that
- * lie inside the file.  exec: only an executable segment. */
+ * lie inside the file.  exec: only an executable segment.  0, -ENOEXEC if
+ * the program headers cannot be read, -ERANGE if no such segment holds the
+ * range. */
 static int vaddr_to_off(const struct elf_file *f, uint64_t vaddr, uint64_t len, bool exec,
 			uint64_t *off)
 {
@@ -87,7 +89,7 @@ static int vaddr_to_off(const struct elf_file *f, uint64_t vaddr, uint64_t len, 
 	GElf_Phdr ph;
 
 	if (elf_getphdrnum(f->elf, &n) || n > 4096)
-		return -1;
+		return -ENOEXEC;
 	for (size_t i = 0; i < n; i++) {
 		if (!gelf_getphdr(f->elf, i, &ph) || ph.p_type != PT_LOAD)
 			continue;
@@ -101,7 +103,7 @@ static int vaddr_to_off(const struct elf_file *f, uint64_t vaddr, uint64_t len, 
 		*off = vaddr - ph.p_vaddr + ph.p_offset;
 		return 0;
 	}
-	return -1;
+	return -ERANGE;
 }
 
 /*
@@ -153,8 +155,9 @@ static const Elf_Data *names_of(const struct elf_file *f, const GElf_Shdr *symsh
 	return d;
 }
 
-/* Fills syms from .dynsym and .symtab.  0, or -1 and one line in err for a
- * table osdhist does not read (names_of, or more than BINARY_MAX_SYMS). */
+/* Fills syms from .dynsym and .symtab.  0, or one line in err and -EFBIG
+ * for more than BINARY_MAX_SYMS symbols, -ENOEXEC for a string table
+ * osdhist does not read (names_of). */
 static int find_symbols(const struct elf_file *f, const char *name,
 			struct sym syms[NR_CEPH_FNS], char *err, size_t errlen)
 {
@@ -187,11 +190,11 @@ static int find_symbols(const struct elf_file *f, const char *name,
 				 "(ceph-osd's: 32 K): not read", name,
 				 sh.sh_type == SHT_DYNSYM ? ".dynsym" : ".symtab",
 				 BINARY_MAX_SYMS);
-			return -1;
+			return -EFBIG;
 		}
 		names = names_of(f, &sh, name, err, errlen);
 		if (!names)
-			return -1;
+			return -ENOEXEC;
 		d = elf_getdata(scn, NULL);
 		if (!d || !d->d_buf)
 			continue;
@@ -231,7 +234,7 @@ static uint8_t *read_fn(const struct elf_file *f, const struct sym *s, size_t *l
 		return NULL;
 	if (n > BINARY_MAX_FN_BYTES)
 		n = BINARY_MAX_FN_BYTES;
-	if (vaddr_to_off(f, s->vaddr, n, true, &off))
+	if (vaddr_to_off(f, s->vaddr, n, true, &off) < 0)
 		return NULL;
 	buf = malloc(n);
 	if (!buf)
@@ -349,7 +352,7 @@ static void find_version(const struct elf_file *f, const struct sym *s, char *ou
 		    x->operands[1].type != X86_OP_MEM || x->operands[1].mem.base != X86_REG_RIP)
 			continue;
 		target = in->address + in->size + (uint64_t)x->operands[1].mem.disp;
-		if (vaddr_to_off(f, target, 1, false, &off))
+		if (vaddr_to_off(f, target, 1, false, &off) < 0)
 			continue;
 		n = pread(f->fd, buf, sizeof(buf) - 1, (off_t)off);
 		if (n <= 0)
@@ -369,7 +372,8 @@ static void find_version(const struct elf_file *f, const struct sym *s, char *ou
 /* The header counts, checked before libelf sees the file: elf_begin()
  * allocates a descriptor per section header claimed (e_shnum, or section 0's
  * sh_size with extended numbering): a 1 GiB sparse file of zeros claiming
- * 16 M sections cost 4.4 GB.  0, or -1 and one line in err. */
+ * 16 M sections cost 4.4 GB.  0, or one line in err and -ENOEXEC (not an
+ * x86-64 ELF) or -EFBIG (more headers than BINARY_MAX_SECTIONS). */
 static int check_headers(const struct elf_file *f, const char *name, char *err, size_t errlen)
 {
 	Elf64_Ehdr eh;
@@ -379,12 +383,12 @@ static int check_headers(const struct elf_file *f, const char *name, char *err, 
 	if (pread(f->fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG)) {
 		snprintf(err, errlen, "%s is not an ELF binary", name);
-		return -1;
+		return -ENOEXEC;
 	}
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
 	    eh.e_machine != EM_X86_64) {
 		snprintf(err, errlen, "%s is not an x86-64 ELF binary", name);
-		return -1;
+		return -ENOEXEC;
 	}
 	shnum = eh.e_shnum;
 	phnum = eh.e_phnum;
@@ -400,7 +404,7 @@ static int check_headers(const struct elf_file *f, const char *name, char *err, 
 			 "(a ceph-osd has about 40; more than %u is not read)", name,
 			 (unsigned long long)shnum, (unsigned long long)phnum,
 			 BINARY_MAX_SECTIONS);
-		return -1;
+		return -EFBIG;
 	}
 	return 0;
 }
@@ -415,7 +419,8 @@ static const struct sym *probe_sym(const struct sym *syms, int p)
 }
 
 /* PROBES_DIRECT functions that nothing calls are inlined: absent (fn_off 0,
- * the bit in b->inlined); a required one refuses the build. */
+ * the bit in b->inlined); a required one refuses the build: -ENOTSUP and
+ * one line in err. */
 static int mark_inlined(const struct elf_file *f, const struct sym *syms,
 			struct osd_binary *b, const char *name, char *err, size_t errlen)
 {
@@ -442,12 +447,13 @@ static int mark_inlined(const struct elf_file *f, const struct sym *syms,
 				 "(an LTO build?), so a probe on it would count nothing; "
 				 "osdhist cannot trace this build", name, b->build_id,
 				 ceph_fn_pretty[probe_fn[p]]);
-			return -1;
+			return -ENOTSUP;
 		}
 	}
 	return 0;
 }
 
+/* binary_inspect of f, whose headers check_headers passed. */
 static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 		   char *err, size_t errlen)
 {
@@ -456,40 +462,42 @@ static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 	struct derive_out dout;
 	uint8_t *code[NR_CEPH_FNS] = { 0 };
 	GElf_Ehdr eh;
-	int ret = -1;
+	int ret;
 
 	if (!gelf_getehdr(f->elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_machine != EM_X86_64) {
 		snprintf(err, errlen, "%s is not an x86-64 ELF binary", name);
-		return -1;
+		return -ENOEXEC;
 	}
-	if (find_build_id(f->elf, b->build_id))
+	if (find_build_id(f->elf, b->build_id) < 0)
 		snprintf(b->build_id, sizeof(b->build_id), "none");
 	memset(syms, 0, sizeof(syms));
-	if (find_symbols(f, name, syms, err, errlen))
-		return -1;
+	ret = find_symbols(f, name, syms, err, errlen);
+	if (ret < 0)
+		return ret;
 	find_version(f, &syms[CF_CEPH_VERSION], b->version, sizeof(b->version));
 
 	for (int p = 0; p < NR_PROBE_FNS; p++) {
 		const struct sym *s = probe_sym(syms, p);
 		enum ceph_fn fn = probe_fn[p];
 
-		if (s->vaddr && vaddr_to_off(f, s->vaddr, 1, true, &b->fn_off[p])) {
+		if (s->vaddr && vaddr_to_off(f, s->vaddr, 1, true, &b->fn_off[p]) < 0) {
 			snprintf(err, errlen, "ceph-osd %s (build-id %s): symbol %s is not "
 				 "in an executable segment of the file", name, b->build_id,
 				 ceph_fn_pretty[fn]);
-			return -1;
+			return -ENOEXEC;
 		}
 		if (!s->vaddr && (PROBES_REQUIRED & (1u << p))) {
 			snprintf(err, errlen, "ceph-osd %s (build-id %s) lacks the symbol "
 				 "%s (%s); osdhist cannot trace this build", name,
 				 b->build_id, ceph_fn_symbol[fn], ceph_fn_pretty[fn]);
-			return -1;
+			return -ENOTSUP;
 		}
 	}
 
-	if (mark_inlined(f, syms, b, name, err, errlen))
-		return -1;
+	ret = mark_inlined(f, syms, b, name, err, errlen);
+	if (ret < 0)
+		return ret;
 
 	memset(&din, 0, sizeof(din));
 	for (int d = 0; d < NR_CEPH_FNS; d++) {
@@ -507,7 +515,7 @@ static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 	b->offs = dout.offs;
 	b->have = dout.have;
 	memcpy(b->why, dout.why, sizeof(b->why));
-	if (ret) {
+	if (ret < 0) {
 		/* prefix which binary: err already names the build-id */
 		char tmp[1024];
 
@@ -524,28 +532,30 @@ static int inspect_fd(int fd, const char *name, struct osd_binary *b, char *err,
 {
 	struct elf_file f = { .fd = fd };
 	struct stat st;
-	int ret = -1;
+	int ret;
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
-		return -1;
+		return -ENOTSUP;	/* this libelf does not read our ELF version */
 	}
 	if (fstat(f.fd, &st) || !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s is not a regular file", name);
-		goto out;
+		return -EINVAL;
 	}
 	if ((uint64_t)st.st_size > BINARY_MAX_SIZE) {
 		snprintf(err, errlen, "%s is larger than %llu MiB: not read", name,
 			 (unsigned long long)(BINARY_MAX_SIZE >> 20));
-		goto out;
+		return -EFBIG;
 	}
 	f.size = (uint64_t)st.st_size;
-	if (check_headers(&f, name, err, errlen))
-		goto out;
+	ret = check_headers(&f, name, err, errlen);
+	if (ret < 0)
+		return ret;
 	/* ELF_C_READ: libelf preads what it needs, checked against the size */
 	f.elf = elf_begin(f.fd, ELF_C_READ, NULL);
 	if (!f.elf || elf_kind(f.elf) != ELF_K_ELF) {
 		snprintf(err, errlen, "%s is not an ELF binary", name);
+		ret = -ENOEXEC;
 		goto out;
 	}
 	ret = inspect(&f, name, b, err, errlen);
@@ -568,7 +578,7 @@ int binary_inspect_exe(const char *exe, const char *name, struct osd_binary *b,
 		return inspect_fd(*fd, name, b, err, errlen);
 	e = errno;
 	snprintf(err, errlen, "cannot open %s: %s", name, strerror(e));
-	return e > 1 ? -e : -EIO;	/* never -1: that is "not traceable" */
+	return e > 0 ? -e : -EIO;
 }
 
 int binary_inspect(const char *path, const char *name, struct osd_binary *b,
@@ -578,7 +588,7 @@ int binary_inspect(const char *path, const char *name, struct osd_binary *b,
 
 	if (fd >= 0)
 		close(fd);
-	return ret < 0 ? -1 : 0;
+	return ret;
 }
 
 const char *const osd_feature_name[NR_FEATS] = {

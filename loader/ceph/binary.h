@@ -26,16 +26,20 @@ struct osd_binary {
  * build-id, version, the probed symbols, and every offset of struct
  * osd_offsets derived from its code (derive.h).  0 when it can be traced:
  * the required symbols and OFFS_REQUIRED are all there (optional offsets
- * may still be missing: see `have` and `why`).  Otherwise -1, err holds one
- * line, and *b is filled as far as it got (build_id, version, why). */
+ * may still be missing: see `have` and `why`).  Otherwise a negative errno
+ * naming the cause, err holds one line, and *b is filled as far as it got
+ * (build_id, version, why): -ENOEXEC not an x86-64 ELF or a malformed one,
+ * -ENOTSUP a build osdhist cannot trace (a required symbol or offset
+ * missing, a probed function inlined) or a libelf that cannot, -EFBIG past a BINARY_MAX_* bound,
+ * -EINVAL not a regular file, -ENOMEM; the open's -errno (e.g. -ENOENT). */
 int binary_inspect(const char *path, const char *name, struct osd_binary *b,
 		   char *err, size_t errlen);
 
 /* The same of a process's binary, exe its PROC/PID/exe (the binary as the
  * process sees it, through its own mount namespace), opened once: *fd is
  * the descriptor the inspection read (it pins the inode; the caller closes
- * it).  0 or -1 as binary_inspect; -errno (never -1) with *fd -1 if exe
- * cannot be opened (-ENOENT, -ESRCH: the process is gone). */
+ * it).  As binary_inspect; *fd -1 tells that exe could not be opened
+ * (-ENOENT, -ESRCH: the process is gone), from a refusal of what it read. */
 int binary_inspect_exe(const char *exe, const char *name, struct osd_binary *b,
 		       char *err, size_t errlen, int *fd);
 

@@ -13,6 +13,7 @@
  * derive_read.c and derive_read_obj.c, the witnesses in derive_witness.c,
  * what passes between them in derive_facts.h.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +93,7 @@ int derive_judge(const struct offset_witnesses *w, int64_t *val, char *why, size
 		snprintf(why, len, "witnesses disagree: %s says 0x%llx, %s says 0x%llx",
 			 w->a[first].who, (unsigned long long)w->a[first].val,
 			 w->a[i].who, (unsigned long long)w->a[i].val);
-		return -1;
+		return -EINVAL;
 	}
 	if (found < 2) {
 		o = (size_t)snprintf(why, len, "%s witness (looked at: ",
@@ -104,7 +105,7 @@ int derive_judge(const struct offset_witnesses *w, int64_t *val, char *why, size
 			o += (size_t)snprintf(why + o, len - o, "none in this binary");
 		if (o < len)
 			snprintf(why + o, len - o, ")");
-		return -1;
+		return -ENODATA;
 	}
 	for (int i = 0; i < w->n && o < len; i++)
 		if (w->a[i].found)
@@ -151,7 +152,7 @@ static void read_all(const struct derive_in *in, struct facts *fx, struct symtra
 		const struct derive_code *c = &in->fn[f];
 
 		if (!reader[f] || !c->vaddr || !c->code || !c->len ||
-		    symtrace_run(c->code, c->len, c->vaddr, t))
+		    symtrace_run(c->code, c->len, c->vaddr, t) < 0)
 			continue;
 		reader[f](t, in, fx);
 	}
@@ -168,7 +169,7 @@ int derive_offsets(const struct derive_in *in, const char *build_id,
 	memset(&fx, 0, sizeof(fx));
 	if (!t) {
 		snprintf(err, errlen, "out of memory deriving offsets for build-id %s", build_id);
-		return -1;
+		return -ENOMEM;
 	}
 	read_all(in, &fx, t);
 	free(t);
@@ -179,12 +180,12 @@ int derive_offsets(const struct derive_in *in, const char *build_id,
 
 		memset(&w, 0, sizeof(w));
 		derive_witnesses[o](in, &fx, &w);
-		if (derive_judge(&w, &v, out->why[o], sizeof(out->why[o]))) {
+		if (derive_judge(&w, &v, out->why[o], sizeof(out->why[o])) < 0) {
 			if (!ret && (OFFS_REQUIRED & OFF_BIT(o))) {
 				snprintf(err, errlen, "build-id %s: cannot derive %s: %s; osdhist "
 					 "traces no binary with an offset it cannot prove",
 					 build_id, osd_off_name[o], out->why[o]);
-				ret = -1;
+				ret = -ENOTSUP;
 			}
 			continue;
 		}

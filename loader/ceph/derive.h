@@ -54,9 +54,9 @@ struct derive_out {
 	char why[NR_OFFS][256];
 };
 
-/* Derives every offset.  0 if all of OFFS_REQUIRED are known; otherwise -1
- * and err holds one line naming the first offset missing, the functions
- * looked at and build_id.  out is filled either way. */
+/* Derives every offset.  0 if all of OFFS_REQUIRED are known; otherwise
+ * -ENOTSUP (or -ENOMEM) and err holds one line naming the first offset
+ * missing, the functions looked at and build_id.  out is filled either way. */
 int derive_offsets(const struct derive_in *in, const char *build_id,
 		   struct derive_out *out, char *err, size_t errlen);
 

@@ -130,8 +130,9 @@ void derive_witness_as(struct offset_witnesses *w, enum ceph_fn cf, const struct
 void derive_witness(struct offset_witnesses *w, enum ceph_fn cf, const struct derive_in *in,
 		    struct fact f);
 
-/* Judges one offset: 0 and *val if >= 2 answers and all agree.  why gets
- * the witness list, or the reason. */
+/* Judges one offset: 0 and *val if >= 2 answers and all agree, else
+ * -ENODATA (fewer answers) or -EINVAL (they disagree).  why gets the
+ * witness list, or the reason. */
 int derive_judge(const struct offset_witnesses *w, int64_t *val, char *why, size_t len);
 
 #endif

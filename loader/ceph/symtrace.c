@@ -10,6 +10,7 @@
  * wrong guess is never produced by the pass itself, only "don't know".
  */
 #include <capstone/capstone.h>
+#include <errno.h>
 #include <string.h>
 
 #include "symtrace.h"
@@ -511,17 +512,19 @@ int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrac
 	const uint8_t *p = code;
 	size_t left = len;
 	cs_insn *in;
+	cs_err err;
 	csh h;
 
 	t->nnodes = t->nev = t->ninsns = t->truncated = 0;
 	memset(t->hash, 0, sizeof(t->hash));
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
-		return -1;
+	err = cs_open(CS_ARCH_X86, CS_MODE_64, &h);
+	if (err != CS_ERR_OK)
+		return err == CS_ERR_MEM ? -ENOMEM : -ENOTSUP;
 	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
 	in = cs_malloc(h);
 	if (!in) {
 		cs_close(&h);
-		return -1;
+		return -ENOMEM;
 	}
 	memset(&c, 0, sizeof(c));
 	memset(c.shift, -1, sizeof(c.shift));

@@ -88,7 +88,8 @@ struct symtrace {
 uint64_t st_exact_divisor(const struct st_event *e);
 
 /* Traces LEN bytes of CODE, the function at VADDR.  0 on success (the trace
- * may be partial: truncated), -1 if capstone cannot be opened. */
+ * may be partial: truncated); -ENOMEM, or -ENOTSUP if this capstone has no
+ * x86-64, when capstone cannot be opened. */
 int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrace *t);
 
 /* Node index of argument k / the entry stack pointer / [base + off] of

@@ -157,7 +157,7 @@ static int parse_long(const char *s, long min, long max, long *out)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < min || v > max)
-		return -1;
+		return -EINVAL;
 	*out = v;
 	return 0;
 }
@@ -186,14 +186,14 @@ static int parse_sample(const char *arg, struct options *o)
 	const char *slash = strchr(arg, '/');
 
 	if (!slash || slash - arg >= (long)sizeof(on))
-		return -1;
+		return -EINVAL;
 	memcpy(on, arg, slash - arg);
 	on[slash - arg] = 0;
 	o->sample_on = cli_duration(on);
 	o->sample_period = cli_duration(slash + 1);
 	if (o->sample_on < 0.01 || o->sample_period > 3600 ||
 	    o->sample_on >= o->sample_period)
-		return -1;
+		return -EINVAL;
 	return 0;
 }
 
@@ -205,12 +205,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case 'p':
-		if (parse_long(arg, 1, INT_MAX, &v))
+		if (parse_long(arg, 1, INT_MAX, &v) < 0)
 			return bad("PID", arg, "expected a process id");
 		o->pid = v;
 		break;
 	case OPT_OSD:
-		if (parse_long(arg, 0, INT_MAX, &v))
+		if (parse_long(arg, 0, INT_MAX, &v) < 0)
 			return bad("OSD id", arg, "expected a number >= 0, as in osd.N");
 		o->osd = v;
 		break;
@@ -219,13 +219,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_OP_TYPES: o->no_op_types = true; break;
 	case OPT_PHASES: o->phases = true; break;
 	case OPT_SLOWEST:
-		if (parse_long(arg, 0, SLOW_K_MAX, &v))
+		if (parse_long(arg, 0, SLOW_K_MAX, &v) < 0)
 			return bad("--slowest", arg, "expected a number of ops from 0 "
 				   "to " STR(SLOW_K_MAX));
 		o->slowest = v;
 		break;
 	case OPT_SAMPLE:
-		if (parse_sample(arg, o))
+		if (parse_sample(arg, o) < 0)
 			return bad("--sample", arg, "expected ON/PERIOD with "
 				   "10ms <= ON < PERIOD <= 1h, e.g. 1s/10s");
 		break;
@@ -242,7 +242,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PERF_UPROBES: o->perf_uprobes = true; break;
 	case OPT_PROMETHEUS:
 		if (http_parse_listen(arg, o->prom_host, sizeof(o->prom_host),
-				      &o->prom_port))
+				      &o->prom_port) < 0)
 			return bad("--prometheus", arg, "expected [ADDR:]PORT, e.g. "
 				   "9720, 0.0.0.0:9720 or [::1]:9720");
 		o->prometheus = arg;
@@ -289,7 +289,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				return bad("interval", arg,
 					   "expected seconds between 0.01 and 86400");
 		} else if (state->arg_num == 1) {
-			if (parse_long(arg, 1, LONG_MAX, &o->count))
+			if (parse_long(arg, 1, LONG_MAX, &o->count) < 0)
 				return bad("count", arg, "expected a whole number >= 1");
 		} else {
 			reported = true;
@@ -330,12 +330,12 @@ int cli_parse(int argc, char **argv, struct options *o)
 	if (!err && o->inspect && o->list) {
 		fprintf(stderr, "osdhist: --inspect and --list are two different "
 			"commands: give one\n");
-		return -1;
+		return -EINVAL;
 	}
 	if (!err && o->quiet && !o->prometheus && !o->textfile && !o->exit_now) {
 		fprintf(stderr, "osdhist: --quiet needs --prometheus or --textfile "
 			"(there would be no output at all)\n");
-		return -1;
+		return -EINVAL;
 	}
-	return err ? -1 : 0;
+	return -err;	/* argp_parse's errno: bad() or argp's own */
 }

@@ -42,7 +42,8 @@ struct options {
 double cli_duration(const char *s);
 
 /* Parses argv into *o.  Returns 0 on success; on a user error prints one
- * line on stderr and returns -1 (main exits 2: bad usage). */
+ * line on stderr and returns -EINVAL (main exits 2: bad usage); argp's own
+ * failure (-ENOMEM) returns its errno. */
 int cli_parse(int argc, char **argv, struct options *o);
 
 #endif

@@ -89,8 +89,8 @@ int list_inspect(const char *path, bool verbose, bool perf_uprobes)
 	int r = binary_inspect(path, path, &b, err, sizeof(err));
 
 	printf("%s: build-id %s, Ceph %s: %s", ESC(path), ESC(b.build_id),
-	       ESC(b.version), r ? "not traceable" : "traceable");
-	if (!r)
+	       ESC(b.version), r < 0 ? "not traceable" : "traceable");
+	if (r >= 0)
 		print_features(stdout, &b);
 	printf("\n");
 	if (verbose && b.why[0][0])
@@ -98,9 +98,9 @@ int list_inspect(const char *path, bool verbose, bool perf_uprobes)
 	if (verbose)
 		print_kernel(stdout, perf_uprobes);
 	fflush(stdout);
-	if (r)
+	if (r < 0)
 		fprintf(stderr, "osdhist: %s\n", ESC(err));
-	return r ? -1 : 0;
+	return r;
 }
 
 struct seen {
@@ -301,7 +301,7 @@ int list_osds(bool verbose, bool perf_uprobes)
 	free(c.claims);
 	if (n < 0) {
 		fprintf(stderr, "osdhist: cannot scan /proc: %s\n", strerror(-n));
-		return -1;
+		return n;
 	}
 	if (!n)
 		printf("no ceph-osd running\n");

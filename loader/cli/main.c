@@ -184,9 +184,9 @@ int main(int argc, char **argv)
 	libbpf_set_print(libbpf_print);
 	if (o.pid && discover_pid(PROC_ROOT, o.pid, false, &target))
 		return 1;
-	if (kfeatures_require(&kf))	/* asks the kernel, not uname */
+	if (kfeatures_require(&kf) < 0)	/* asks the kernel, not uname */
 		return 1;
-	if (export_start(&ec))	/* bind the port before loading anything */
+	if (export_start(&ec) < 0)	/* bind the port before loading anything */
 		return 1;
 
 	sigaction(SIGINT, &sa, NULL);
@@ -194,7 +194,7 @@ int main(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL);	/* print a snapshot now */
 	/* a mask inherited from the parent would hide them */
 	sigprocmask(SIG_UNBLOCK, our_signals(&sigs), NULL);
-	if (tracer_open(&t, &tc, &kf)) {
+	if (tracer_open(&t, &tc, &kf) < 0) {
 		tracer_close(&t);
 		export_stop();
 		return 1;

@@ -49,7 +49,8 @@ int textfile_write(const char *path, const char *buf, size_t len)
 	return err;
 }
 
-/* At start-up: a file can be created beside path, and path is no directory. */
+/* At start-up: a file can be created beside path, and path is no directory.
+ * 0, or -errno after one line on stderr. */
 static int textfile_check(const char *path)
 {
 	char tmp[PATH_MAX];
@@ -69,15 +70,17 @@ static int textfile_check(const char *path)
 	if (err)
 		fprintf(stderr, "osdhist: cannot write --textfile %s: %s\n", path,
 			strerror(err));
-	return err ? -1 : 0;
+	return -err;
 }
 
 int export_start(const struct export_config *c)
 {
-	if (c->textfile && textfile_check(c->textfile))
-		return -1;
-	if (c->prometheus && http_start(c->prom_host, c->prom_port))
-		return -1;
+	int err;
+
+	if (c->textfile && (err = textfile_check(c->textfile)) < 0)
+		return err;
+	if (c->prometheus && (err = http_start(c->prom_host, c->prom_port)) < 0)
+		return err;
 	return 0;
 }
 

@@ -19,7 +19,7 @@ struct export_config {
 /* Outputs for other programs: --prometheus (HTTP /metrics) and --textfile
  * (node_exporter's textfile collector), both the exposition of prom.c.
  * export_start binds the port and checks the textfile's directory before
- * anything is loaded: 0, or -1 after one line on stderr. */
+ * anything is loaded: 0, or a negative errno after one line on stderr. */
 int export_start(const struct export_config *c);
 
 /* Renders r once and hands it to each output; errors are reported on

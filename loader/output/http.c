@@ -72,23 +72,23 @@ int http_parse_listen(const char *arg, char *host, size_t hostlen, unsigned *por
 	if (arg[0] == '[') {		/* [IPv6]:PORT */
 		colon = strstr(arg, "]:");
 		if (!colon)
-			return -1;
+			return -EINVAL;
 		h = arg + 1;
 		hl = colon - h;
 		p = colon + 2;
 	} else if ((colon = strrchr(arg, ':'))) {
 		if (memchr(arg, ':', colon - arg))	/* IPv6 without brackets */
-			return -1;
+			return -EINVAL;
 		h = arg;
 		hl = colon - arg;
 		p = colon + 1;
 	}
 	if (!hl || hl >= hostlen || *p < '0' || *p > '9')
-		return -1;
+		return -EINVAL;
 	errno = 0;
 	v = strtoul(p, &end, 10);
 	if (errno || *end || v > 65535)
-		return -1;
+		return -EINVAL;
 	memcpy(host, h, hl);
 	host[hl] = 0;
 	*port = v;
@@ -316,7 +316,8 @@ static void say_addr(char *buf, size_t size, const char *host, unsigned port)
 	snprintf(buf, size, strchr(host, ':') ? "[%s]:%u" : "%s:%u", host, port);
 }
 
-/* Our own socket, so that a failure to bind can say why (MHD cannot). */
+/* Our own socket, so that a failure to bind can say why (MHD cannot): its
+ * fd, or a negative errno after one line on stderr. */
 static int listen_on(const char *host, unsigned port, unsigned *bound)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
@@ -333,19 +334,21 @@ static int listen_on(const char *host, unsigned port, unsigned *bound)
 	if (err) {
 		fprintf(stderr, "osdhist: cannot serve metrics on %s: %s\n", where,
 			gai_strerror(err));
-		return -1;
+		/* a host getaddrinfo cannot make an address of */
+		return err == EAI_MEMORY ? -ENOMEM : -EADDRNOTAVAIL;
 	}
 	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
 		    ai->ai_protocol);
 	if (fd < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, HTTP_BACKLOG)) {
+		err = errno;
 		fprintf(stderr, "osdhist: cannot serve metrics on %s: %s\n", where,
-			strerror(errno));
+			strerror(err));
 		if (fd >= 0)
 			close(fd);
 		freeaddrinfo(ai);
-		return -1;
+		return err > 0 ? -err : -EIO;
 	}
 	freeaddrinfo(ai);
 	*bound = port;
@@ -402,10 +405,11 @@ int http_start(const char *host, unsigned port)
 		lim.per_addr = lim.conns / 4 ? lim.conns / 4 : 1;
 	fd = listen_on(host, port, &bound);
 	if (fd < 0)
-		return -1;
+		return fd;
 	say_addr(where, sizeof(where), host, bound);
 	guard_init(&guard, &lim);
 	wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	err = wake_fd < 0 ? -errno : 0;
 	daemon_ = wake_fd < 0 ? NULL :
 		MHD_start_daemon(MHD_USE_EPOLL, 0, on_accept, NULL, on_request, NULL,
 				 MHD_OPTION_LISTEN_SOCKET, fd,
@@ -423,6 +427,8 @@ int http_start(const char *host, unsigned port)
 				 MHD_OPTION_END);
 	if (!daemon_) {
 		fprintf(stderr, "osdhist: cannot start the metrics server on %s\n", where);
+		if (!err)
+			err = -EIO;	/* libmicrohttpd does not say why */
 		goto fail;
 	}
 	/* The thread inherits this mask: SIGINT/TERM/USR1 must wake the main
@@ -442,6 +448,7 @@ int http_start(const char *host, unsigned port)
 		MHD_stop_daemon(daemon_);	/* closes fd */
 		daemon_ = NULL;
 		fd = -1;
+		err = -err;
 		goto fail;
 	}
 	fprintf(stderr, "osdhist: serving metrics on http://%s/metrics\n", where);
@@ -452,7 +459,7 @@ fail:
 	if (wake_fd >= 0)
 		close(wake_fd);
 	wake_fd = -1;
-	return -1;
+	return err;
 }
 
 bool http_rejected(__u64 out[NR_HTTP_REJECT])

@@ -21,13 +21,14 @@
 #define HTTP_IDLE_S		15
 
 /* "[ADDR:]PORT" ("9720", "0.0.0.0:9720", "[::1]:9720") -> host (default
- * 127.0.0.1, brackets removed) and port (0 = any free port).  0, or -1 if
- * malformed. */
+ * 127.0.0.1, brackets removed) and port (0 = any free port).  0, or
+ * -EINVAL if malformed. */
 int http_parse_listen(const char *arg, char *host, size_t hostlen, unsigned *port);
 
 /* Binds host:port and serves GET/HEAD /metrics from a thread of its own.
- * Until the first http_publish() it answers 503.  0, or -1 after one line
- * on stderr naming the address and the cause. */
+ * Until the first http_publish() it answers 503.  0, or a negative errno
+ * after one line on stderr naming the address and the cause (-EADDRINUSE,
+ * -EADDRNOTAVAIL, -EACCES ...; -EIO when libmicrohttpd will not start). */
 int http_start(const char *host, unsigned port);
 
 /* The counts of connections and requests the endpoint refused or dropped,

@@ -43,11 +43,11 @@ void prom_default_buckets(struct prom_buckets *b)
 	memcpy(b->le_ns, default_le_ns, sizeof(default_le_ns));
 }
 
-/* prom_parse_buckets()'s failure: the phrase into why, -1. */
+/* prom_parse_buckets()'s failure: the phrase into why, -EINVAL. */
 static int refuse(char *why, size_t whylen, const char *phrase)
 {
 	snprintf(why, whylen, "%s", phrase);
-	return -1;
+	return -EINVAL;
 }
 
 /* Bounds are rounded to the nearest ns, the resolution of the data. */

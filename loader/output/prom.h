@@ -22,8 +22,8 @@ struct prom_buckets {
 /* 25 us .. 10 s in a 1-2.5-5 series: 18 bounds. */
 void prom_default_buckets(struct prom_buckets *b);
 
-/* "0.001,0.01,0.1" (seconds) -> *b.  0, or -1 with why holding why not
- * (one phrase) and *b left untouched. */
+/* "0.001,0.01,0.1" (seconds) -> *b.  0, or -EINVAL with why holding why
+ * not (one phrase) and *b left untouched. */
 int prom_parse_buckets(const char *s, struct prom_buckets *b, char *why, size_t whylen);
 
 /* Prometheus text exposition format 0.0.4 of a report: the cumulative

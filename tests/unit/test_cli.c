@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Command-line parsing: defaults, values, and refusals. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,10 +67,10 @@ static void refusals(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int argc = bad[i][2] ? 3 : 2;
 
-		assert_int_equal(parse(&o, argc, bad[i]), -1);
+		assert_int_equal(parse(&o, argc, bad[i]), -EINVAL);
 	}
 	const char *three[] = { "osdhist", "1", "2", "3" };
-	assert_int_equal(parse(&o, 4, three), -1);
+	assert_int_equal(parse(&o, 4, three), -EINVAL);
 }
 
 static void help_exits_zero(void **state)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Prometheus exposition (loader/output/prom.c), --prom-buckets parsing and the
  * --prometheus address syntax (loader/output/http.c). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,7 +287,7 @@ static void bucket_lists(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		b = d;
 		why[0] = 0;
-		assert_int_equal(prom_parse_buckets(bad[i], &b, why, sizeof(why)), -1);
+		assert_int_equal(prom_parse_buckets(bad[i], &b, why, sizeof(why)), -EINVAL);
 		assert_int_equal(b.n, d.n);		/* left untouched */
 		assert_true(why[0]);			/* and said why */
 	}
@@ -296,7 +297,7 @@ static void bucket_lists(void **state)
 	assert_int_equal(prom_parse_buckets(many, &b, why, sizeof(why)), 0);
 	assert_int_equal(b.n, 64);
 	strcat(many, ",65");
-	assert_int_equal(prom_parse_buckets(many, &b, why, sizeof(why)), -1);
+	assert_int_equal(prom_parse_buckets(many, &b, why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "at most 64 bounds");
 }
 
@@ -322,10 +323,10 @@ static void listen_syntax(void **state)
 	assert_string_equal(host, "localhost");
 	assert_int_equal(port, 65535);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(http_parse_listen(bad[i], host, sizeof(host), &port), -1);
+		assert_int_equal(http_parse_listen(bad[i], host, sizeof(host), &port), -EINVAL);
 	assert_int_equal(http_parse_listen("a-very-long-host-name-that-does-not-fit-"
 					   "in-sixty-four-bytes.example.org:80",
-					   host, sizeof(host), &port), -1);
+					   host, sizeof(host), &port), -EINVAL);
 }
 
 static int parse(struct options *o, int argc, const char **argv)
@@ -357,9 +358,9 @@ static void cli_options(void **state)
 	assert_int_equal(o.buckets.n, 2);
 	assert_int_equal(parse(&o, 3, port), 0);
 	assert_string_equal(o.prom_host, "127.0.0.1");
-	assert_int_equal(parse(&o, 2, quiet), -1);	/* nothing to output */
-	assert_int_equal(parse(&o, 3, badb), -1);
-	assert_int_equal(parse(&o, 3, badp), -1);
+	assert_int_equal(parse(&o, 2, quiet), -EINVAL);	/* nothing to output */
+	assert_int_equal(parse(&o, 3, badb), -EINVAL);
+	assert_int_equal(parse(&o, 3, badp), -EINVAL);
 }
 
 /* A label value with the format's special bytes, and bytes that are not
