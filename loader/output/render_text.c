@@ -3,7 +3,6 @@
  * histogram, then the tracer's health. */
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 #include "report/calls.h"
 #include "util/escape.h"
@@ -237,15 +236,8 @@ void render_text(FILE *f, const struct report *r, bool timestamp, bool millis)
 {
 	int shown = 0;
 
-	if (timestamp) {
-		time_t t = (time_t)r->time;
-		struct tm tm;
-		char buf[32];
-
-		localtime_r(&t, &tm);
-		strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
-		fprintf(f, "%s\n", buf);
-	}
+	if (timestamp)
+		text_timestamp(f, r->time);
 	for (int i = 0; i < r->n; i++) {
 		if (!r->s[i].h.count || r->s[i].optype != OPTYPE_ALL)
 			continue;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The lines the text output and the table both print (text_lines.h). */
+#include <time.h>
+
 #include "report/names.h"
 #include "report/report.h"
 #include "report/verify_report.h"
@@ -108,4 +110,15 @@ void text_mismatch(FILE *f, const char *name, int k,
 		"derived may be wrong for this build of ceph-osd\n", name,
 		class_name[verify_op_class[k]], (unsigned long long)c->j.ours,
 		verify_counter[k], (long long)c->j.ceph_lo, (long long)c->j.ceph_hi);
+}
+
+void text_timestamp(FILE *f, double t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char buf[32];
+
+	localtime_r(&tt, &tm);
+	strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+	fprintf(f, "%s\n", buf);
 }

@@ -17,4 +17,7 @@ void text_health(FILE *f, const struct health_report *h);
 void text_mismatch(FILE *f, const char *name, int k,
 		   const struct verify_class_report *c);
 
+/* -T: the local time t (unix seconds) as HH:MM:SS, on a line of its own. */
+void text_timestamp(FILE *f, double t);
+
 #endif
