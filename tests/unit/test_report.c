@@ -113,6 +113,11 @@ static void keep_osd_outputs_name_one_osd(void **state)
 	assert_null(strstr(out, "osd.3"));
 	free(out);
 
+	out = unit_render('b', &r);
+	assert_non_null(strstr(out, "\nosd.7 "));
+	assert_null(strstr(out, "osd.3"));
+	free(out);
+
 	out = unit_render('p', &r);
 	assert_non_null(strstr(out, "osdhist_op_code_ops_total{ceph_daemon=\"osd.7\""));
 	assert_non_null(strstr(out, "osdhist_verify_state{ceph_daemon=\"osd.7\""));
