@@ -249,19 +249,20 @@ static bool object_cell(const struct slowop *o, char *out, size_t size, int widt
 static void wrap(FILE *f, const char *s, int width, int indent)
 {
 	const char *end = s + strcspn(s, "\n");
-	int pad = 0;
+	int pad = 0, room = width;
 
-	while (end - s > width - pad) {
-		const char *cut = s + (width - pad);
+	while (end - s > room) {
+		const char *cut = s + room;
 
 		while (cut > s && *cut != ' ')
 			cut--;
 		if (cut == s)	/* no space: cut the word */
-			cut = s + (width - pad);
+			cut = s + room;
 		fprintf(f, "%*s%.*s\n", pad, "", (int)(cut - s), s);
 		for (s = cut; *s == ' '; s++)
 			;
 		pad = indent;
+		room = width - pad > 16 ? width - pad : 16;	/* a narrow screen */
 	}
 	fprintf(f, "%*s%.*s\n", pad, "", (int)(end - s), s);
 }
@@ -460,7 +461,7 @@ void render_table(FILE *f, const struct report *r, const struct table_opts *o)
 	print_header(f, r, o->width);
 	n = gather(r, &rows);
 	if (n < 0)
-		fprintf(f, "osdhist: out of memory for the table\n");
+		fprintf(stderr, "osdhist: out of memory for the table\n");
 	for (int i = 0; i < n; i++)
 		fill(&rows[i], r);
 	if (n > 0) {

@@ -220,12 +220,37 @@ static void too_wide_is_said(void **state)
 	free(out);
 }
 
+/* The rows of r's table sorted by sort: want[i] is row i's OSD and class. */
+static void expect_order(const struct report *r, enum table_sort sort, const char *want[6][2])
+{
+	char rows[16][2][32];
+	char *out = table(r, sort, TABLE_WIDTH);
+
+	assert_int_equal(check_table(out, TABLE_WIDTH, rows, 16), 6);
+	for (int i = 0; i < 6; i++) {
+		assert_string_equal(rows[i][0], want[i][0]);
+		assert_string_equal(rows[i][1], want[i][1]);
+	}
+	free(out);
+}
+
 /* Each sort: its order, largest first, ties by OSD then class. */
 static void sort_orders(void **state)
 {
-	char rows[16][2][32];
+	const char *by_osd[6][2] = { { "osd.1", "write" }, { "osd.1", "error" },
+				     { "osd.2", "read" }, { "osd.3", "read" },
+				     { "osd.3", "write" }, { "osd.10", "error" } };
+	const char *by_p99[6][2] = { { "osd.3", "write" }, { "osd.1", "write" },
+				     { "osd.3", "read" }, { "osd.1", "error" },
+				     { "osd.2", "read" }, { "osd.10", "error" } };
+	const char *by_ops[6][2] = { { "osd.1", "write" }, { "osd.2", "read" },
+				     { "osd.3", "read" }, { "osd.3", "write" },
+				     { "osd.10", "error" }, { "osd.1", "error" } };
+	/* the error rows by their count; the others by OSD */
+	const char *by_failed[6][2] = { { "osd.10", "error" }, { "osd.1", "error" },
+					{ "osd.1", "write" }, { "osd.2", "read" },
+					{ "osd.3", "read" }, { "osd.3", "write" } };
 	struct report r;
-	char *out;
 	(void)state;
 
 	reset();
@@ -236,59 +261,10 @@ static void sort_orders(void **state)
 	add(10, CLASS_ERROR, PHASE_TOTAL, 50000, 9);	/* failed 9 */
 	add(2, CLASS_READ, PHASE_TOTAL, 80000, 50);	/* ops 50: tie with osd.3 */
 	report(&r);
-
-	out = table(&r, TABLE_BY_OSD, TABLE_WIDTH);
-	assert_int_equal(check_table(out, TABLE_WIDTH, rows, 16), 6);
-	{
-		const char *want[6][2] = { { "osd.1", "write" }, { "osd.1", "error" },
-					   { "osd.2", "read" }, { "osd.3", "read" },
-					   { "osd.3", "write" }, { "osd.10", "error" } };
-		for (int i = 0; i < 6; i++) {
-			assert_string_equal(rows[i][0], want[i][0]);
-			assert_string_equal(rows[i][1], want[i][1]);
-		}
-	}
-	free(out);
-
-	out = table(&r, TABLE_BY_P99, TABLE_WIDTH);
-	assert_int_equal(check_table(out, TABLE_WIDTH, rows, 16), 6);
-	{
-		const char *want[6][2] = { { "osd.3", "write" }, { "osd.1", "write" },
-					   { "osd.3", "read" }, { "osd.1", "error" },
-					   { "osd.2", "read" }, { "osd.10", "error" } };
-		for (int i = 0; i < 6; i++) {
-			assert_string_equal(rows[i][0], want[i][0]);
-			assert_string_equal(rows[i][1], want[i][1]);
-		}
-	}
-	free(out);
-
-	out = table(&r, TABLE_BY_OPS, TABLE_WIDTH);
-	assert_int_equal(check_table(out, TABLE_WIDTH, rows, 16), 6);
-	{
-		const char *want[6][2] = { { "osd.1", "write" }, { "osd.2", "read" },
-					   { "osd.3", "read" }, { "osd.3", "write" },
-					   { "osd.10", "error" }, { "osd.1", "error" } };
-		for (int i = 0; i < 6; i++) {
-			assert_string_equal(rows[i][0], want[i][0]);
-			assert_string_equal(rows[i][1], want[i][1]);
-		}
-	}
-	free(out);
-
-	out = table(&r, TABLE_BY_FAILED, TABLE_WIDTH);
-	assert_int_equal(check_table(out, TABLE_WIDTH, rows, 16), 6);
-	{
-		/* the error rows by their count; the others by OSD */
-		const char *want[6][2] = { { "osd.10", "error" }, { "osd.1", "error" },
-					   { "osd.1", "write" }, { "osd.2", "read" },
-					   { "osd.3", "read" }, { "osd.3", "write" } };
-		for (int i = 0; i < 6; i++) {
-			assert_string_equal(rows[i][0], want[i][0]);
-			assert_string_equal(rows[i][1], want[i][1]);
-		}
-	}
-	free(out);
+	expect_order(&r, TABLE_BY_OSD, by_osd);
+	expect_order(&r, TABLE_BY_P99, by_p99);
+	expect_order(&r, TABLE_BY_OPS, by_ops);
+	expect_order(&r, TABLE_BY_FAILED, by_failed);
 }
 
 static void sort_names(void **state)
