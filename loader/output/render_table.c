@@ -249,7 +249,7 @@ static bool object_cell(const struct slowop *o, char *out, size_t size, int widt
 static void wrap(FILE *f, const char *s, int width, int indent)
 {
 	const char *end = s + strcspn(s, "\n");
-	int pad = 0, room = width;
+	int pad = 0, room = width > 16 ? width : 16;
 
 	while (end - s > room) {
 		const char *cut = s + room;
