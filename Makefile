@@ -374,5 +374,6 @@ install: $(INSTALL_BIN)
 clean:
 	rm -rf $(OUT) osdhist
 
--include $(wildcard $(OUT)/*.d $(OUT)/th/*.d $(OUT)/static/*.d $(OUT)/ceph/*.d \
-	$(OUT)/th/ceph/*.d $(OUT)/static/ceph/*.d)
+# every folder of loader/ (build/FOLDER, build/th/FOLDER, build/static/FOLDER):
+# a header of report/ changed must rebuild output/'s objects too
+-include $(wildcard $(OUT)/*.d $(OUT)/*/*.d $(OUT)/th/*/*.d $(OUT)/static/*/*.d)

@@ -11,12 +11,16 @@
 
 #include "cli.h"
 #include "output/http.h"
+#include "output/render.h"
 #include "osdhist.h"
 
 enum { OPT_OSD = 1000, OPT_NO_SUBOPS, OPT_NO_OP_TYPES, OPT_USAGE, OPT_PHASES,
        OPT_SAMPLE, OPT_DRAIN, OPT_PROMETHEUS, OPT_TEXTFILE, OPT_PROM_BUCKETS,
        OPT_QUIET, OPT_PERF_UPROBES, OPT_NO_VERIFY, OPT_INSPECT, OPT_LIST,
-       OPT_SLOWEST };
+       OPT_SLOWEST, OPT_TABLE, OPT_TEXT, OPT_SORT };
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const char doc[] =
 "osdhist: latency histograms of Ceph OSD ops, aggregated in the kernel.\n"
@@ -31,7 +35,9 @@ static const char doc[] =
 "call by its name, call rbd.get_size) with count, failed, ops/s, mean and\n"
 "p99, and how many ops of each code ran and failed; then per OSD the\n"
 "interval's slowest client ops (latency, queue time, class, ops, PG, object\n"
-"and client); then the tracer's own health counters.\n"
+"and client); then the tracer's own health counters.  On a terminal with\n"
+"more than " STR(TABLE_AUTO_OSDS) " OSDs, or with --table: one table instead, a row per OSD\n"
+"and class.\n"
 "\n"
 "INTERVAL defaults to 5 seconds (fractions allowed); COUNT to unlimited.\n"
 "SIGINT or SIGTERM prints a final snapshot and exits 0; SIGUSR1 prints a\n"
@@ -44,10 +50,8 @@ static const char doc[] =
 "  osdhist 1 10        # every second, 10 times\n"
 "  osdhist --osd 3 -m  # only osd.3, in milliseconds\n"
 "  osdhist -j 10       # JSON lines every 10 s (schema in osdhist(8))\n"
+"  osdhist --sort p99  # one row per OSD and class, the slowest first\n"
 "  osdhist --quiet --prometheus 9720   # serve http://127.0.0.1:9720/metrics";
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 static const char args_doc[] = "[INTERVAL [COUNT]]";
 
@@ -95,8 +99,21 @@ static const struct argp_option opts[] = {
 	{ NULL, 0, NULL, 0, "Output: what is printed on stdout and stderr", GRP_OUTPUT },
 	{ "osd", OPT_OSD, "ID", 0, "Show only this OSD id (e.g. 3 for osd.3)", 0 },
 	{ "json", 'j', NULL, 0, "One JSON object per line instead of text", 0 },
+	{ "table", OPT_TABLE, NULL, 0,
+	  "One row per OSD and class every interval, under the health line and "
+	  "the self-check's state: ops, ops/s, mean, p50, p90, p99, p99.9, max, "
+	  "failed, queue p99, the slowest op and its object.  The default when "
+	  "stdout is a terminal and more than " STR(TABLE_AUTO_OSDS) " OSDs are "
+	  "traced (not with --osd or -p)", 0 },
+	{ "text", OPT_TEXT, NULL, 0,
+	  "The text output (histograms, op types, slowest ops) even on a terminal "
+	  "with more than " STR(TABLE_AUTO_OSDS) " OSDs", 0 },
+	{ "sort", OPT_SORT, "KEY", 0,
+	  "Order the table's rows by osd (the default), p99, ops or failed, the "
+	  "largest first; implies --table", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each snapshot", 0 },
-	{ "milliseconds", 'm', NULL, 0, "Text output in milliseconds, not microseconds", 0 },
+	{ "milliseconds", 'm', NULL, 0, "Text output in milliseconds, not microseconds "
+	  "(the table gives each latency its unit)", 0 },
 	{ "quiet", 'q', NULL, 0,
 	  "Print no snapshot on stdout (with --prometheus or --textfile)", 0 },
 	{ "verbose", 'v', NULL, 0, "Print libbpf and attach details on stderr "
@@ -238,6 +255,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'T': o->timestamp = true; break;
 	case 'm': o->millis = true; break;
 	case 'j': o->json = true; break;
+	case OPT_TABLE: o->table = true; break;
+	case OPT_TEXT: o->text = true; break;
+	case OPT_SORT:
+		o->sort = table_sort_parse(arg);
+		if (o->sort < 0)
+			return bad("--sort", arg, "expected osd, p99, ops or failed");
+		o->table = true;
+		break;
 	case 'v': o->verbose = true; break;
 	case OPT_PERF_UPROBES: o->perf_uprobes = true; break;
 	case OPT_PROMETHEUS:
@@ -324,6 +349,7 @@ int cli_parse(int argc, char **argv, struct options *o)
 	o->osd = -1;
 	o->drain_timeout = 2;
 	o->slowest = SLOW_K_DEFAULT;
+	o->sort = TABLE_BY_OSD;
 	prom_default_buckets(&o->buckets);
 	err = argp_parse(&argp, argc, argv,
 			 ARGP_NO_ERRS | ARGP_NO_HELP | ARGP_IN_ORDER, NULL, o);
@@ -331,6 +357,13 @@ int cli_parse(int argc, char **argv, struct options *o)
 		fprintf(stderr, "osdhist: --inspect and --list are two different "
 			"commands: give one\n");
 		return -EINVAL;
+	}
+	if (!err && !o->exit_now && (o->json + o->table + o->text > 1 ||
+				     (o->quiet && (o->table || o->text)))) {
+		fprintf(stderr, "osdhist: %s are different outputs: give one\n",
+			o->quiet ? "--quiet (none on stdout), --table and --text" :
+			"--json, --table (or --sort) and --text");
+		return -1;
 	}
 	if (!err && o->quiet && !o->prometheus && !o->textfile && !o->exit_now) {
 		fprintf(stderr, "osdhist: --quiet needs --prometheus or --textfile "

@@ -8,12 +8,19 @@
 #include "output/prom.h"
 #include "util/version.h"
 
+/* Without --table or --text: the table once more than this many OSDs are
+ * traced and stdout is a terminal (main.c says why). */
+#define TABLE_AUTO_OSDS	4
+
 struct options {
 	double interval;	/* seconds between snapshots */
 	long count;		/* snapshots to print, 0 = until a signal */
 	bool timestamp;		/* -T */
 	bool millis;		/* -m */
 	bool json;		/* --json */
+	bool table;		/* --table (or --sort) */
+	bool text;		/* --text: never the table */
+	int sort;		/* --sort: enum table_sort (output/render.h) */
 	bool pool;		/* -P: key histograms by pool id too */
 	bool phases;		/* --phases: execute/commit phases (more probes) */
 	bool no_subops;		/* --no-subops */

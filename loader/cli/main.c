@@ -124,6 +124,26 @@ static struct export_config export_config(const struct options *o)
 	};
 }
 
+/*
+ * The table once more than a few OSDs are traced and a person reads: for
+ * 24 OSDs the text output is thousands of lines an interval.  Only when
+ * stdout is a terminal, so that what parses the text (scripts, logs, the
+ * tests) never sees the format change with the number of OSDs; never for
+ * one OSD (--osd, -p), whose histograms fit a screen.
+ */
+static bool table_now(const struct options *o, const struct report *r)
+{
+	static int tty = -1;
+
+	if (o->table)
+		return true;
+	if (o->text || o->osd >= 0 || o->pid)
+		return false;
+	if (tty < 0)
+		tty = isatty(STDOUT_FILENO);
+	return tty && r->health.osds - r->health.untraced > TABLE_AUTO_OSDS;
+}
+
 static void print_snapshot(struct tracer *t, const struct options *o,
 			   const struct export_config *ec, double interval)
 {
@@ -146,9 +166,14 @@ static void print_snapshot(struct tracer *t, const struct options *o,
 		fprintf(stderr, "osdhist: out of memory keeping osd.%d\n", o->osd);
 		return;
 	}
-	if (o->json && !o->quiet)
+	if (o->quiet)
+		;
+	else if (o->json)
 		render_json(stdout, &r);
-	else if (!o->quiet)
+	else if (table_now(o, &r))
+		render_table(stdout, &r, &(struct table_opts){
+			.sort = o->sort, .width = TABLE_WIDTH, .timestamp = o->timestamp });
+	else
 		render_text(stdout, &r, o->timestamp, o->millis);
 	export_snapshot(ec, &r);	/* --prometheus, --textfile */
 	free(kept);

@@ -142,7 +142,8 @@ void osd_label(char out[OSD_LABEL_MAX], int osd);
 /* --osd: points r's series, op codes and verify lines at copies of those of
  * OSD id osd only (of every cluster), in one buffer the caller frees after rendering (NULL: out
  * of memory, r untouched).  The arrays r pointed to are never written:
- * they are the tracer's, for the next snapshot. */
+ * they are the tracer's, for the next snapshot.  A NULL verify (--no-verify)
+ * stays NULL. */
 void *report_keep_osd(struct report *r, int osd);
 
 #endif

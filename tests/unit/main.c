@@ -29,5 +29,6 @@ int main(void)
 	failed += run_slowops_tests();
 	failed += run_job_tests();
 	failed += run_claims_tests();
+	failed += run_table_tests();
 	return failed ? 1 : 0;
 }

@@ -19,6 +19,8 @@ char *unit_render(int kind, const struct report *r)
 		render_text(f, r, kind == 'T', kind == 'T');
 	else if (kind == 'j')
 		render_json(f, r);
+	else if (kind == 'b')
+		render_table(f, r, &(struct table_opts){ TABLE_BY_OSD, TABLE_WIDTH, false });
 	else {
 		prom_default_buckets(&b);
 		render_prom(f, r, &b, "9.9");

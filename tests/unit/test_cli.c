@@ -6,6 +6,7 @@
 #include <string.h>
 #include "unit.h"
 #include "cli/cli.h"
+#include "output/render.h"
 #include "osdhist.h"
 
 static int parse(struct options *o, int argc, const char **argv)
@@ -94,6 +95,36 @@ static void short_json(void **state)
 	assert_true(o.interval == 2);
 }
 
+/* --table, --sort (which implies it), --text; one output at a time. */
+static void table_options(void **state)
+{
+	const char *table[] = { "osdhist", "--table" };
+	const char *sort[] = { "osdhist", "--sort", "p99" };
+	const char *text[] = { "osdhist", "--text", "-T" };
+	const char *bad[][4] = {
+		{ "osdhist", "--sort", "p50", NULL },
+		{ "osdhist", "--sort", "", NULL },
+		{ "osdhist", "--table", "--json", NULL },
+		{ "osdhist", "-j", "--sort", "ops" },
+		{ "osdhist", "--table", "--text", NULL },
+		{ "osdhist", "-q", "--prometheus=0", "--table" },
+		{ "osdhist", "-q", "--textfile=x", "--text" },
+	};
+	struct options o;
+	(void)state;
+
+	assert_int_equal(parse(&o, 2, table), 0);
+	assert_true(o.table && !o.text);
+	assert_int_equal(o.sort, TABLE_BY_OSD);
+	assert_int_equal(parse(&o, 3, sort), 0);
+	assert_true(o.table);
+	assert_int_equal(o.sort, TABLE_BY_P99);
+	assert_int_equal(parse(&o, 3, text), 0);
+	assert_true(o.text && !o.table && o.timestamp);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(parse(&o, bad[i][3] ? 4 : 3, bad[i]), -1);
+}
+
 /* --help: the three groups in order, each option under its own. */
 static void help_grouped(void **state)
 {
@@ -128,6 +159,7 @@ int run_cli_tests(void)
 		cmocka_unit_test(help_exits_zero),
 		cmocka_unit_test(short_json),
 		cmocka_unit_test(help_grouped),
+		cmocka_unit_test(table_options),
 	};
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One recorded snapshot, as text, JSON and Prometheus print it, byte for
+ * One recorded snapshot, as text, JSON, Prometheus and the table print it, byte for
  * byte against tests/unit/golden/: a change that moves the renderers (or
  * what they include) must leave what an operator sees as it was.  Runs
  * first (main.c): the call names and clusters other tests register would
@@ -212,6 +212,7 @@ static void golden_outputs(void **state)
 	against("snapshot-T-m.txt", unit_render('T', &r));
 	against("snapshot.json", unit_render('j', &r));
 	against("snapshot.prom", unit_render('p', &r));
+	against("snapshot-table.txt", unit_render('b', &r));
 }
 
 int run_golden_tests(void)

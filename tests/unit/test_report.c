@@ -76,6 +76,14 @@ static void keep_osd_keeps_every_list(void **state)
 	kept = report_keep_osd(&r, 5);	/* an OSD with nothing: empty lists */
 	assert_non_null(kept);
 	assert_int_equal(r.n + r.nopc + r.nverify, 0);
+	assert_non_null(r.verify);	/* checked, none of osd.5: not "off" */
+	free(kept);
+
+	make(&r);
+	r.verify = NULL, r.nverify = 0;	/* --no-verify: still off after --osd */
+	kept = report_keep_osd(&r, 7);
+	assert_non_null(kept);
+	assert_null(r.verify);
 	free(kept);
 }
 
@@ -102,6 +110,11 @@ static void keep_osd_outputs_name_one_osd(void **state)
 
 	out = unit_render('t', &r);
 	assert_non_null(strstr(out, "osd.7 "));
+	assert_null(strstr(out, "osd.3"));
+	free(out);
+
+	out = unit_render('b', &r);
+	assert_non_null(strstr(out, "\nosd.7 "));
 	assert_null(strstr(out, "osd.3"));
 	free(out);
 

@@ -28,8 +28,10 @@ int run_calls_tests(void);
 int run_slowops_tests(void);
 int run_job_tests(void);
 int run_claims_tests(void);
+int run_table_tests(void);
 
 struct report;
-/* r as render_text ('t'; 'T': with -T and -m), render_json ('j') or
- * render_prom (any other, default buckets) prints it; the caller frees it. */
+/* r as render_text ('t'; 'T': with -T and -m), render_json ('j'),
+ * render_table ('b': by OSD, 120 columns) or render_prom (any other,
+ * default buckets) prints it; the caller frees it. */
 char *unit_render(int kind, const struct report *r);
