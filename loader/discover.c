@@ -135,7 +135,7 @@ static bool walk_due(const struct discover_parts *p)
 	if (!p->bpf->proc_changes)
 		return true;
 	c = __atomic_load_n(p->bpf->proc_changes, __ATOMIC_RELAXED);
-	if (w->walked && c == w->seen && now - w->walked < PROC_WALK_MAX_S)
+	if (w->walked && c == w->seen && now - w->walked < w->max_s)
 		return false;
 	w->seen = c;
 	w->walked = now;

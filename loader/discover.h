@@ -23,6 +23,7 @@ struct proc_table;
 struct proc_watch {
 	__u64 seen;		/* bpf/'s proc_changes at the last walk */
 	double walked;		/* mono_now() of the last walk, 0: none yet */
+	double max_s;		/* PROC_WALK_MAX_S (the test build's hook) */
 };
 
 /* The longest between two walks of /proc while no event says one is

@@ -144,6 +144,7 @@ static void watch_procs(struct tracer *t)
 		}
 	}
 	t->bpf.proc_changes = &t->skel->bss->proc_changes;
+	t->watch_seen.max_s = testhook_proc_walk_s(PROC_WALK_MAX_S);
 }
 
 int tracer_open(struct tracer *t, const struct trace_config *opt,

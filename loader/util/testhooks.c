@@ -153,6 +153,17 @@ bool testhook_no_proc_events(void)
 		"walks /proc (OSDHIST_TEST_NO_PROC_EVENTS)\n");
 	return true;
 }
+
+double testhook_proc_walk_s(double real)
+{
+	unsigned long n;
+
+	if (!env_count("OSDHIST_TEST_PROC_WALK_S", 1, 86400, true, &n))
+		return real;
+	fprintf(stderr, "osdhist: TEST HOOK: /proc walked at least every %lu s "
+		"(OSDHIST_TEST_PROC_WALK_S)\n", n);
+	return n;
+}
 #else
 void testhook_offsets(struct osd_offsets *o)
 {
@@ -193,5 +204,10 @@ __u32 testhook_front_rows(__u32 real)
 bool testhook_no_proc_events(void)
 {
 	return false;
+}
+
+double testhook_proc_walk_s(double real)
+{
+	return real;
 }
 #endif

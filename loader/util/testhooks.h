@@ -77,4 +77,12 @@ __u32 testhook_front_rows(__u32 real);
  */
 bool testhook_no_proc_events(void);
 
+/*
+ * OSDHIST_TEST_PROC_WALK_S=N: at most N s between two walks of /proc
+ * without a process event (normally PROC_WALK_MAX_S), so that a test can
+ * push the walk that needs no event out of reach and see what the events
+ * alone bring.  Said on stderr when applied.
+ */
+double testhook_proc_walk_s(double real);
+
 #endif
