@@ -139,13 +139,17 @@ static int osd_kind(char *comm, const char *cmdline, size_t len, const char *exe
 	return len ? osd_name(basename_of(cmdline), false) : -1;
 }
 
-/* PROC/PID/stat past the command name (which may hold anything, ')' too):
- * "S PPID ...", or NULL. */
+/* The stat of PID's thread group leader past the command name (which may
+ * hold anything, ')' too): "S PPID ...", or NULL.  PROC/PID/task/PID/stat,
+ * not PROC/PID/stat: the same state and parent (the leader's, both), but
+ * the kernel does not sum the times of every thread for it, which for an
+ * OSD's hundred threads was the loader's largest kernel cost at each
+ * snapshot's liveness check. */
 static const char *stat_rest(const char *proc_root, pid_t pid, char *buf, size_t size)
 {
 	char path[PATH_MAX], *rp;
 
-	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, pid);
+	snprintf(path, sizeof(path), "%s/%d/task/%d/stat", proc_root, pid, pid);
 	if (read_file(path, buf, size) <= 0)
 		return NULL;
 	rp = strrchr(buf, ')');

@@ -49,10 +49,11 @@ static void put_of(const char *root, int pid, const char *name, const char *data
 
 void fx_stat(const char *root, int pid, const char *comm, char state)
 {
-	char stat[128];
+	char stat[128], rel[64];
 
 	snprintf(stat, sizeof(stat), "%d (%s) %c 1 2 3", pid, comm, state);
-	put_of(root, pid, "stat", stat, strlen(stat));
+	snprintf(rel, sizeof(rel), "task/%d/stat", pid);
+	put_of(root, pid, rel, stat, strlen(stat));
 }
 
 void fx_proc(const char *root, int pid, const char *comm, const char *cmdline,

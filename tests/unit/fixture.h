@@ -23,7 +23,8 @@ int fx_remove(const char *root, const char *rel);
 /* ROOT/REL holding len bytes of data, its directories made as needed. */
 void fx_put(const char *root, const char *rel, const void *data, size_t len);
 
-/* ROOT/PID/stat as the kernel writes it: "PID (COMM) STATE 1 2 3". */
+/* ROOT/PID/task/PID/stat (the leader's, which procs.c reads) as the
+ * kernel writes it: "PID (COMM) STATE 1 2 3". */
 void fx_stat(const char *root, int pid, const char *comm, char state);
 
 /* A command line literal ("ceph-osd\0-i\0" "3") and its length with the

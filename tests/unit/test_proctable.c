@@ -252,7 +252,7 @@ static void fork_pair(void)
 {
 	proc(206, "ceph-osd", CMD("ceph-osd\0-i\0" "9"), 'S');
 	proc(207, "ceph-osd", CMD("ceph-osd\0-i\0" "9"), 'S');
-	fx_put(root, "207/stat", CMD("207 (ceph-osd) S 206 1 2 3"));
+	fx_put(root, "207/task/207/stat", CMD("207 (ceph-osd) S 206 1 2 3"));
 }
 
 static void daemonizing_start_is_one_osd(void **state)
