@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
+#include "report/report.h"	/* struct window_span, WINDOW_SPANS_MAX */
+
 /*
  * --sample: the state of the sampling windows (sample.c explains them).
  * Only sample.c writes these fields; the window the probes follow is read
@@ -22,18 +24,6 @@ struct binaries;
 struct bpf_handles;
 struct inflight_counts;
 struct trace_config;
-
-/* A window's traced time in CLOCK_REALTIME ns, the clock of Ceph's
- * recv_stamp: every traced binary followed the ops received in
- * [open_rt, close_rt) (a binary attached during the window, from its
- * attach: open_rt is the latest of their opens). */
-struct window_span {
-	__u64 open_rt, close_rt;
-};
-
-/* The windows closed since the last advancing snapshot that a report
- * lists; more in one interval are counted, not listed. */
-#define WINDOW_SPANS_MAX 64
 
 struct sampler {
 	enum window win;

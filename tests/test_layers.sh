@@ -19,13 +19,14 @@ declare -A rank=(
 	# 6 the program: options, the modes (--list, --inspect), the loop;
 	# so only it knows the options (cli.h)
 	[cli]=6
-	# 5 outputs: text, JSON, Prometheus, the HTTP server; they render the
-	# report model and nothing of the core
-	[output]=5
-	# 4 the core at loader/ itself: the tracer (the only composer),
+	# 5 the core at loader/ itself: the tracer (the only composer),
 	# discovery, attach, snapshot, in-flight ops, sampling, the process
-	# table, the self-check, the kernel's features
-	[.]=4
+	# table, the self-check, the kernel's features; it fills the report
+	[.]=5
+	# 4 outputs: text, table, JSON, Prometheus, the HTTP server; below
+	# the core, so that they see nothing of it, the self-check's results
+	# included, but what the report model carries
+	[output]=4
 	# 3 the report model the core fills and the outputs read: series,
 	# health, the self-check's judgements (verify_report), the slowest
 	# ops, call names, an OSD's name (clusters) and every printed name

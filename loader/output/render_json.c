@@ -5,7 +5,6 @@
 #include "util/escape.h"
 #include "report/names.h"
 #include "report/report.h"
-#include "sampler.h"
 #include "report/slowops.h"
 #include "report/stats.h"
 #include "report/verify_report.h"

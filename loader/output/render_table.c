@@ -12,6 +12,7 @@
  * column, last, gets what is left of the width and its names are cut to
  * it, and a line says so.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,7 +61,7 @@ int table_sort_parse(const char *name)
 	for (int i = 0; i < NR_TABLE_SORTS; i++)
 		if (!strcmp(name, table_sort_name[i]))
 			return i;
-	return -1;
+	return -EINVAL;
 }
 
 /* ns with its unit and three significant digits: 850ns, 9.99us, 12.3ms,
@@ -127,7 +128,7 @@ static int gather(const struct report *r, struct row **rows)
 		if (!w) {
 			free(*rows);
 			*rows = NULL;
-			return -1;
+			return -ENOMEM;
 		}
 		hist_add(s->phase == PHASE_TOTAL ? &w->total : &w->queue, &s->h);
 	}

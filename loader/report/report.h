@@ -17,6 +17,18 @@ struct variant {
 	const char *uprobes;	/* "multi" | "perf" */
 };
 
+/* A window's traced time in CLOCK_REALTIME ns, the clock of Ceph's
+ * recv_stamp: every traced binary followed the ops received in
+ * [open_rt, close_rt) (a binary attached during the window, from its
+ * attach: open_rt is the latest of their opens). */
+struct window_span {
+	__u64 open_rt, close_rt;
+};
+
+/* The windows closed since the last advancing snapshot that a report
+ * lists; more in one interval are counted, not listed. */
+#define WINDOW_SPANS_MAX 64
+
 /* One interval's worth of one histogram series: a class series
  * (optype OPTYPE_ALL) or an op-type series (pool -1). */
 struct series_delta {
@@ -96,7 +108,6 @@ struct health_report {
 
 struct verify_report;	/* verify.h */
 struct slow_entry;	/* slowops.h */
-struct window_span;	/* sampler.h */
 
 struct report {
 	double time;		/* unix seconds at the end of the interval */
