@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ceph/asok_find.h"
 #include "ceph/procs.h"
@@ -20,6 +21,24 @@ void proc_table_init(struct proc_table *pt, const char *proc_root, bool verbose)
 	pt->proc_root = proc_root;
 	pt->verbose = verbose;
 	pt->wait_end = mono_now() + FSID_WAIT_S;	/* until the first scan */
+}
+
+void proc_table_close(struct proc_table *pt)
+{
+	for (int i = 0; i < pt->n; i++) {
+		job_cancel(&pt->slot[i].fsid);
+		if (pt->slot[i].handle >= 0)
+			close(pt->slot[i].handle);
+	}
+	pt->n = 0;
+}
+
+/* Is slot s's process alive?  Its handle where it has one: each snapshot
+ * asks this of every slot, and a poll costs far less than reading /proc. */
+static bool slot_alive(const struct proc_table *pt, const struct proc_slot *s)
+{
+	return s->handle >= 0 ? !procs_handle_exited(s->handle)
+			      : procs_alive(pt->proc_root, s->pid);
 }
 
 static struct proc_slot *find_proc(struct proc_table *pt, pid_t pid)
@@ -49,7 +68,7 @@ static const struct proc_slot *holder(const struct proc_table *pt, int osd, pid_
 		/* dead is as of the last scan: an OSD that restarted since
 		 * has exited, and its successor takes the id back */
 		if (same_osd(s->osd, osd) && s->pid != pid && !s->dead && !s->exited &&
-		    procs_alive(pt->proc_root, s->pid))
+		    slot_alive(pt, s))
 			return s;
 	}
 	return NULL;
@@ -155,6 +174,7 @@ static bool note_traced(struct proc_table *pt, const struct osd_proc *p, int key
 		s = &pt->slot[pt->n++];
 		memset(s, 0, sizeof(*s));
 		s->pid = p->pid;
+		s->handle = procs_handle(pt->proc_root, p->pid);
 		s->ppid = p->ppid;
 		s->claimed = key;
 		s->osd = key;
@@ -258,7 +278,7 @@ int proc_table_osd_of(struct proc_table *pt, pid_t tgid)
 void proc_table_note_exited(struct proc_table *pt)
 {
 	for (int i = 0; i < pt->n; i++)
-		pt->slot[i].exited = !procs_alive(pt->proc_root, pt->slot[i].pid);
+		pt->slot[i].exited = !slot_alive(pt, &pt->slot[i]);
 	pt->wait_end = mono_now() + FSID_WAIT_S;
 	redecide(pt);
 }
@@ -276,6 +296,8 @@ void proc_table_forget_exited(struct proc_table *pt)
 	for (int i = 0; i < pt->n; i++)
 		if (pt->slot[i].exited) {
 			job_cancel(&pt->slot[i].fsid);
+			if (pt->slot[i].handle >= 0)
+				close(pt->slot[i].handle);
 			pt->slot[i--] = pt->slot[--pt->n];
 		}
 }

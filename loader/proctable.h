@@ -50,6 +50,8 @@ struct verify_target;
 struct proc_slot {
 	pid_t pid;
 	pid_t ppid;
+	int handle;			/* procs_handle: when it exits, at the
+					 * cost of a poll; negative: none */
 	int osd;			/* the OSD its ops count for: the id it
 					 * claims; OSD_HELD while undecided,
 					 * OSD_DUPLICATE once decided so */
@@ -79,6 +81,7 @@ struct proc_table {
 };
 
 void proc_table_init(struct proc_table *pt, const char *proc_root, bool verbose);
+void proc_table_close(struct proc_table *pt);
 
 /* A rescan begins: every process is dead until the scan finds it again. */
 void proc_table_begin_scan(struct proc_table *pt);

@@ -225,6 +225,7 @@ void tracer_close(struct tracer *t)
 	front_free(&t->ofront);
 	osdhist_bpf__destroy(t->skel);
 	snapshots_free(&t->snap);
+	proc_table_close(&t->procs);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -276,6 +278,24 @@ bool procs_alive(const char *proc_root, pid_t pid)
 
 	/* A zombie still has /proc/PID but will never run an op again. */
 	return s && *s != 'Z' && *s != 'X';
+}
+
+int procs_handle(const char *proc_root, pid_t pid)
+{
+	long fd;
+
+	if (strcmp(proc_root, PROC_ROOT))
+		return -ENOTSUP;
+	fd = syscall(SYS_pidfd_open, pid, 0);
+	return fd >= 0 ? (int)fd : -errno;
+}
+
+bool procs_handle_exited(int h)
+{
+	struct pollfd p = { .fd = h, .events = POLLIN };
+
+	/* readable once the whole thread group has exited */
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL));
 }
 
 bool procs_forked_from(const char *proc_root, const struct osd_proc *p)

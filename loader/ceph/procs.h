@@ -69,6 +69,17 @@ void procs_exe_where(const struct osd_proc *p, char *out, size_t len);
 /* Does PID still exist? */
 bool procs_alive(const char *proc_root, pid_t pid);
 
+/* A handle on PID's process (a pidfd, Linux 5.3) that says when it exits
+ * at the cost of one poll, where procs_alive opens and reads a file of
+ * /proc.  Negative errno where there is none: an older kernel, a
+ * proc_root that is not this host's /proc (a test's fixture tree); ask
+ * procs_alive then.  The caller closes it. */
+int procs_handle(const char *proc_root, pid_t pid);
+/* Has the process behind handle h exited (a zombie, or gone)?  Unlike
+ * procs_alive, a process whose first thread exited while others run is
+ * alive: it can still run ops. */
+bool procs_handle_exited(int h);
+
 /* Did p's parent, running the same binary, claim the same OSD id?  That
  * parent is the first half of a daemonizing start (Ceph's Preforker: the
  * process that parsed the arguments forks the daemon, waits for it to run,
