@@ -88,8 +88,11 @@ build-deps:
 $(OUT):
 	@mkdir -p $@
 
-# The build needs kernel BTF for vmlinux.h.  The programs use no CO-RE
-# relocation, so loading should not need it (not tested without BTF).
+# The build needs kernel BTF for vmlinux.h, and so does loading: vmlinux.h
+# marks every kernel struct preserve_access_index, so even the programs'
+# reads of pt_regs are CO-RE relocations that libbpf resolves against
+# /sys/kernel/btf/vmlinux (test_image hides it: the feature probe 'btf'
+# refuses in one line).
 $(OUT)/vmlinux.h: | $(OUT) build-deps
 	@test -r /sys/kernel/btf/vmlinux || { echo "make: this kernel has no BTF" \
 		"(/sys/kernel/btf/vmlinux): build on a kernel with CONFIG_DEBUG_INFO_BTF," \
