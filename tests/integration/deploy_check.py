@@ -109,6 +109,9 @@ class Checker:
                 self.err(path, f'not a {t}: {v!r}')
         elif t == 'object':
             pass    # IntOrString, Quantity: the API parses them itself
+        elif t in ('float', 'datetime', 'date'):
+            if not isinstance(v, (int, float, str)):
+                self.err(path, f'not a {t}: {v!r}')
         else:
             self.model(v, t, path)
 

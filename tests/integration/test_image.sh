@@ -116,10 +116,12 @@ mkdir -p "$R/proc" "$R/sys"	# its mount points, as a runtime makes them
 # container [--no-btf] ARGS...: the bundle's process with ARGS, as a runtime
 # runs it.  It execs: call it in $(...) or with &, where $! is then
 # osdhist itself (unshare, sh, env, prlimit and capsh each exec the next).
+# --no-btf: /sys/kernel/btf hidden, and killed after 60 s should osdhist
+# not refuse at once.
 container() {
-	local nobtf=0
-	[ "$1" = --no-btf ] && { nobtf=1; shift; }
-	exec unshare -m -n --propagation private sh -c '
+	local nobtf=0 limit=()
+	[ "$1" = --no-btf ] && { nobtf=1 limit=(timeout -k 5 60); shift; }
+	exec "${limit[@]}" unshare -m -n --propagation private sh -c '
 		r=$1 nobtf=$2; shift 2
 		ip link set lo up && mount -t proc proc "$r/proc" &&
 		mount -t sysfs -o ro sysfs "$r/sys" &&
