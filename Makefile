@@ -54,7 +54,7 @@ LIB_SRCS    := $(filter-out loader/cli/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps build-deps static-deps static rpm clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate bench-loader bench-contention install fuzz fuzz-linked
+.PHONY: all deps build-deps static-deps static rpm image clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate bench-loader bench-contention install fuzz fuzz-linked
 
 all: osdhist
 
@@ -88,8 +88,11 @@ build-deps:
 $(OUT):
 	@mkdir -p $@
 
-# The build needs kernel BTF for vmlinux.h.  The programs use no CO-RE
-# relocation, so loading should not need it (not tested without BTF).
+# The build needs kernel BTF for vmlinux.h, and so does loading: vmlinux.h
+# marks every kernel struct preserve_access_index, so even the programs'
+# reads of pt_regs are CO-RE relocations that libbpf resolves against
+# /sys/kernel/btf/vmlinux (test_image hides it: the feature probe 'btf'
+# refuses in one line).
 $(OUT)/vmlinux.h: | $(OUT) build-deps
 	@test -r /sys/kernel/btf/vmlinux || { echo "make: this kernel has no BTF" \
 		"(/sys/kernel/btf/vmlinux): build on a kernel with CONFIG_DEBUG_INFO_BTF," \
@@ -171,7 +174,7 @@ ST_LDLIBS    = $(MHD_LIB) $(shell $(PKG_CONFIG) --static --libs $(STATIC_PCS) 2>
 ST_OBJS     := $(LOADER_SRCS:loader/%.c=$(OUT)/static/%.o)
 
 static: $(STATIC)
-static rpm $(STATIC): DEPS_LIBS = $(filter-out libmicrohttpd:%,$(BUILD_LIBS))
+static rpm image $(STATIC) $(IMAGE): DEPS_LIBS = $(filter-out libmicrohttpd:%,$(BUILD_LIBS))
 
 # what the static build needs beyond the build dependencies: the .a files
 # (libc6-dev's libc.a among them) and the tools that fetch and unpack a
@@ -244,6 +247,17 @@ rpm: $(STATIC)
 	rpmbuild -bb --build-in-place --define "_topdir $(CURDIR)/$(OUT)/rpm" \
 		--define "osdhist_version $(RPM_VERSION)" dist/osdhist.spec
 	cp $(OUT)/rpm/RPMS/x86_64/osdhist-$(RPM_VERSION)-*.x86_64.rpm $(OUT)/
+
+# The OCI image (docs/deploy.md): the static binary alone, as /osdhist,
+# in an OCI archive that skopeo, podman and containerd load; built with
+# umoci, no container run, reproducible (scripts/image.sh says how).
+# UMOCI=path picks the umoci binary.
+IMAGE := $(OUT)/osdhist-image.tar
+image: $(IMAGE)
+$(IMAGE): $(STATIC) scripts/image.sh loader/util/version.h dist/osdhist.spec \
+		dist/osdhist.service.in
+	@UMOCI=$(UMOCI) scripts/image.sh $(STATIC) $@
+UMOCI ?= umoci
 
 # The targets below install what they need first (scripts/setup.sh), then
 # build in a second make, so the build sees what setup.sh just installed.

@@ -79,6 +79,11 @@ void kfeatures_probe(struct kfeatures *kf)
 {
 	memset(kf, 0, sizeof(*kf));
 	kf->have[KF_UPROBES] = !access("/sys/bus/event_source/devices/uprobe/type", F_OK);
+	/* vmlinux.h marks every kernel struct preserve_access_index, so even
+	 * bpf/'s reads of pt_regs are CO-RE relocations, which libbpf resolves
+	 * against this file when it loads the programs: without it the load
+	 * fails with ESRCH, which said nothing (a container without /sys). */
+	kf->have[KF_BTF] = !access("/sys/kernel/btf/vmlinux", R_OK);
 	kf->have[KF_COOKIE] = kprobe_helper(BPF_FUNC_get_attach_cookie);
 	kf->have[KF_TAI] = kprobe_helper(BPF_FUNC_ktime_get_tai_ns);
 	kf->have[KF_LOOP] = kprobe_helper(BPF_FUNC_loop);
@@ -101,8 +106,9 @@ int kfeatures_require(struct kfeatures *kf)
 	kfeatures_probe(kf);
 	m = kfeatures_missing(kf);
 	/* Without the privilege to load a program the kernel answered none
-	 * of the BPF probes: loading bpf/ then says what is missing. */
-	if (m < 0 || (m != KF_UPROBES && !kf->probed))
+	 * of the BPF probes: loading bpf/ then says what is missing.  The
+	 * files (uprobes, btf) are answers whatever the privilege. */
+	if (m < 0 || (m != KF_UPROBES && m != KF_BTF && !kf->probed))
 		return 0;
 	/* Before anything is loaded, so -v adds no libbpf output to it. */
 	fprintf(stderr, "osdhist: this kernel lacks %s; osdhist cannot trace "

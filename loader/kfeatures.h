@@ -21,6 +21,9 @@
 	X(KF_UPROBES, "uprobes", true,					\
 	  "uprobe events (/sys/bus/event_source/devices/uprobe, "	\
 	  "CONFIG_UPROBE_EVENTS)")					\
+	X(KF_BTF, "btf", true,						\
+	  "kernel BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF; "	\
+	  "in a container, /sys mounted)")				\
 	X(KF_COOKIE, "bpf_cookie", true,				\
 	  "BPF cookies (the bpf_get_attach_cookie helper of kprobe "	\
 	  "programs)")					\

@@ -11,7 +11,11 @@
 # `make static` (and so the .deb and the RPM) builds libmicrohttpd from
 # Debian's source package with apt-get source: that needs a deb-src line,
 # added here for bookworm if apt knows no source of libmicrohttpd yet.
-# rpm and rpmlint are for `make rpm` and test_static.
+# rpm and rpmlint are for `make rpm` and test_static.  umoci and skopeo
+# build and read `make image` (no container is run); python3-kubernetes's
+# API models (Kubernetes' OpenAPI schema, as Python) check the manifests in
+# dist/kubernetes/, and cephadm's own code says what `podman run` its
+# spec in dist/cephadm/ makes (test_image, test_deploy; nothing deployed).
 set -eu
 
 PKGS="make gcc clang llvm libelf-dev zlib1g-dev pkg-config libcapstone-dev
@@ -20,7 +24,7 @@ libcap2-bin util-linux procps iproute2 bpftrace debootstrap debian-archive-keyri
 dwarves libmicrohttpd-dev libjson-c-dev prometheus curl systemd man-db groff-base
 python3-yaml python3-fusepy debhelper devscripts dpkg-dev fakeroot lintian
 libclang-rt-14-dev python3 libdw-dev ceph-osd-dbg time libc6-dev file binutils
-rpm rpmlint"
+rpm rpmlint umoci skopeo python3-kubernetes cephadm"
 BPO_PKGS="libbpf-dev bpftool"
 BPO_LIST=/etc/apt/sources.list.d/osdhist-bookworm-backports.sources
 SRC_LIST=/etc/apt/sources.list.d/osdhist-bookworm-src.sources

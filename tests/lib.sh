@@ -70,9 +70,14 @@
 #                      env file) is the chroot of the current cluster, ""
 #                      for host clusters.
 # chroot_version NAME  the "ceph version X.Y.Z (...)" line of NAME's ceph-osd.
+# build_id FILE        the ELF build-id of FILE (readelf -n), "" if none.
+# MHD_CACHE            where `make static` keeps libmicrohttpd's build for
+#                      the tests ($OSDHIST_MHD_CACHE, default
+#                      /var/cache/osdhist/mhd; the Makefile's MHD_CACHE).
 
 LIB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CLUSTER_SH=$LIB_ROOT/scripts/cluster.sh
+MHD_CACHE=${OSDHIST_MHD_CACHE:-/var/cache/osdhist/mhd}
 TESTS_PASSED=0
 TESTS_FAILED=0
 _LIB_CLUSTERS=()
@@ -204,6 +209,8 @@ chroot_dir() { # NAME
         return 1
     }
 }
+
+build_id() { readelf -n "$1" 2>/dev/null | sed -n 's/.*Build ID: //p'; }
 
 chroot_version() { # NAME
     local root

@@ -88,7 +88,7 @@ check "the real uprobe PMU is still visible outside" test -e /sys/bus/event_sour
 # (never a release), said before anything is loaded, so even -v adds no
 # libbpf or verifier output; exit 1.  In a pid namespace of its own: if it
 # did not refuse, it would trace no one.
-for f in uprobes:'uprobe events.*uprobes' bpf_cookie:'BPF cookies.*bpf_cookie'; do
+for f in uprobes:'uprobe events.*uprobes' btf:'kernel BTF.*btf' bpf_cookie:'BPF cookies.*bpf_cookie'; do
 	name=${f%%:*}
 	expect_error "kernel without $name (feature probe)" 1 "lacks ${f#*:}" \
 		env OSDHIST_TEST_NO_FEATURES="$name" unshare -pf --mount-proc "$TESTHOOKS" -v 1 1

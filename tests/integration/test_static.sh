@@ -10,14 +10,12 @@
 # into a scratch root (--nodeps: the root has no rpm database of a system),
 # where the installed binary runs; rpmlint reports no error.
 # libmicrohttpd's build (its configure: 1-3 min here) is kept in
-# $OSDHIST_MHD_CACHE (default /var/cache/osdhist/mhd, make static's
-# MHD_CACHE), keyed by its source, options, flags and compiler.
+# lib.sh's MHD_CACHE, keyed by its source, options, flags and compiler.
 # packages: make gcc libc6-dev dpkg-dev file binutils rpm rpmlint util-linux
 . "$(dirname "$0")/../lib.sh"
 
 BIN=$LIB_ROOT/build/osdhist-static
 version="osdhist $(cd "$LIB_ROOT" && dpkg-parsechangelog -S Version)"
-MHD_CACHE=${OSDHIST_MHD_CACHE:-/var/cache/osdhist/mhd}
 lib_mktemp B -d
 
 t0=$SECONDS
@@ -150,8 +148,7 @@ check_eq "rpm --root SCRATCH -q osdhist: installed" \
 	"$(rpm --root "$S" -q osdhist 2>&1)" "$(basename "$rpmf" .rpm)"
 check "the installed binary is build/osdhist-static, stripped (same build-id)" \
 	bash -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ \
-	"$(readelf -n "$S/usr/bin/osdhist" 2>/dev/null | sed -n 's/.*Build ID: //p')" \
-	"$(readelf -n "$BIN" | sed -n 's/.*Build ID: //p')"
+	"$(build_id "$S/usr/bin/osdhist")" "$(build_id "$BIN")"
 cp /usr/bin/ceph-osd "$S/tmp/ceph-osd"
 in_scratch() {
 	unshare -m --propagation private sh -c '
