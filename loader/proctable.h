@@ -50,8 +50,8 @@ struct verify_target;
 struct proc_slot {
 	pid_t pid;
 	pid_t ppid;
-	int handle;			/* procs_handle: when it exits, at the
-					 * cost of a poll; negative: none */
+	int handle;			/* procs_handle: whether it has exited,
+					 * at the cost of a read; negative: none */
 	int osd;			/* the OSD its ops count for: the id it
 					 * claims; OSD_HELD while undecided,
 					 * OSD_DUPLICATE once decided so */

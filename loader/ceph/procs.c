@@ -8,9 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -141,21 +139,35 @@ static int osd_kind(char *comm, const char *cmdline, size_t len, const char *exe
 	return len ? osd_name(basename_of(cmdline), false) : -1;
 }
 
-/* The stat of PID's thread group leader past the command name (which may
- * hold anything, ')' too): "S PPID ...", or NULL.  PROC/PID/task/PID/stat,
+/* A stat line past the command name (which may hold anything, ')' too):
+ * "S PPID ...", or NULL. */
+static const char *after_comm(const char *buf)
+{
+	const char *rp = strrchr(buf, ')');
+
+	return rp && rp[1] == ' ' && rp[2] ? rp + 2 : NULL;
+}
+
+/* The stat of PID's thread group leader past the command name, or NULL
+ * (buf holds it).  PROC/PID/task/PID/stat,
  * not PROC/PID/stat: the same state and parent (the leader's, both), but
  * the kernel does not sum the times of every thread for it, which for an
  * OSD's hundred threads was the loader's largest kernel cost at each
  * snapshot's liveness check. */
 static const char *stat_rest(const char *proc_root, pid_t pid, char *buf, size_t size)
 {
-	char path[PATH_MAX], *rp;
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%d/task/%d/stat", proc_root, pid, pid);
 	if (read_file(path, buf, size) <= 0)
 		return NULL;
-	rp = strrchr(buf, ')');
-	return rp && rp[1] == ' ' && rp[2] ? rp + 2 : NULL;
+	return after_comm(buf);
+}
+
+/* A zombie still has /proc/PID but will never run an op again. */
+static bool state_alive(const char *rest)
+{
+	return rest && *rest != 'Z' && *rest != 'X';
 }
 
 static pid_t stat_ppid(const char *proc_root, pid_t pid)
@@ -274,28 +286,33 @@ void procs_exe_where(const struct osd_proc *p, char *out, size_t len)
 bool procs_alive(const char *proc_root, pid_t pid)
 {
 	char buf[512];
-	const char *s = stat_rest(proc_root, pid, buf, sizeof(buf));
 
-	/* A zombie still has /proc/PID but will never run an op again. */
-	return s && *s != 'Z' && *s != 'X';
+	return state_alive(stat_rest(proc_root, pid, buf, sizeof(buf)));
 }
 
 int procs_handle(const char *proc_root, pid_t pid)
 {
-	long fd;
+	char path[PATH_MAX];
+	int fd;
 
+	/* a fixture tree's file would still read as it was once removed */
 	if (strcmp(proc_root, PROC_ROOT))
 		return -ENOTSUP;
-	fd = syscall(SYS_pidfd_open, pid, 0);
-	return fd >= 0 ? (int)fd : -errno;
+	snprintf(path, sizeof(path), "%s/%d/task/%d/stat", proc_root, pid, pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd >= 0 ? fd : -errno;
 }
 
 bool procs_handle_exited(int h)
 {
-	struct pollfd p = { .fd = h, .events = POLLIN };
+	char buf[512];
+	ssize_t n = pread(h, buf, sizeof(buf) - 1, 0);
 
-	/* readable once the whole thread group has exited */
-	return poll(&p, 1, 0) == 1 && (p.revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL));
+	/* reaped: the file is its pid's, which no other process gets */
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	return !state_alive(after_comm(buf));
 }
 
 bool procs_forked_from(const char *proc_root, const struct osd_proc *p)

@@ -69,15 +69,16 @@ void procs_exe_where(const struct osd_proc *p, char *out, size_t len);
 /* Does PID still exist? */
 bool procs_alive(const char *proc_root, pid_t pid);
 
-/* A handle on PID's process (a pidfd, Linux 5.3) that says when it exits
- * at the cost of one poll, where procs_alive opens and reads a file of
- * /proc.  Negative errno where there is none: an older kernel, a
- * proc_root that is not this host's /proc (a test's fixture tree); ask
- * procs_alive then.  The caller closes it. */
+/* A handle on PID's process that says whether it has exited, as
+ * procs_alive does, at the cost of one read: procs_alive opens, reads and
+ * closes a file of /proc, and the open and close (the path walk) were
+ * most of it.  The handle is the open stat file of the thread group's
+ * leader, which reads as an error once the process is reaped (and stays
+ * its pid's: no other process can take it over).  Negative errno where
+ * there is none (a proc_root that is not this host's /proc: a test's
+ * fixture tree); ask procs_alive then.  The caller closes it. */
 int procs_handle(const char *proc_root, pid_t pid);
-/* Has the process behind handle h exited (a zombie, or gone)?  Unlike
- * procs_alive, a process whose first thread exited while others run is
- * alive: it can still run ops. */
+/* Has the process behind handle h exited (a zombie, or gone)? */
 bool procs_handle_exited(int h);
 
 /* Did p's parent, running the same binary, claim the same OSD id?  That
