@@ -363,7 +363,7 @@ int cli_parse(int argc, char **argv, struct options *o)
 		fprintf(stderr, "osdhist: %s are different outputs: give one\n",
 			o->quiet ? "--quiet (none on stdout), --table and --text" :
 			"--json, --table (or --sort) and --text");
-		return -1;
+		return -EINVAL;
 	}
 	if (!err && o->quiet && !o->prometheus && !o->textfile && !o->exit_now) {
 		fprintf(stderr, "osdhist: --quiet needs --prometheus or --textfile "

@@ -21,7 +21,8 @@ void render_json(FILE *f, const struct report *r);
 enum table_sort { TABLE_BY_OSD, TABLE_BY_P99, TABLE_BY_OPS, TABLE_BY_FAILED,
 		  NR_TABLE_SORTS };
 extern const char *const table_sort_name[NR_TABLE_SORTS];	/* "osd" ... */
-/* The sort --sort names ("osd", "p99", "ops" or "ops/s", "failed"), or -1. */
+/* The sort --sort names ("osd", "p99", "ops" or "ops/s", "failed"), or
+ * -EINVAL. */
 int table_sort_parse(const char *name);
 
 #define TABLE_WIDTH	120	/* what a terminal of today shows, at least */

@@ -50,7 +50,7 @@ int table_sort_parse(const char *name)
 	for (int i = 0; i < NR_TABLE_SORTS; i++)
 		if (!strcmp(name, table_sort_name[i]))
 			return i;
-	return -1;
+	return -EINVAL;
 }
 
 /* ns with its unit and three significant digits: 850ns, 9.99us, 12.3ms,
@@ -117,7 +117,7 @@ static int gather(const struct report *r, struct table_row **rows)
 		if (!w) {
 			free(*rows);
 			*rows = NULL;
-			return -1;
+			return -ENOMEM;
 		}
 		hist_add(s->phase == PHASE_TOTAL ? &w->total : &w->queue, &s->h);
 	}
@@ -448,7 +448,7 @@ int table_build(const struct report *r, enum table_sort sort, struct table_row *
 	int n = gather(r, rows);
 
 	if (n < 0)
-		return -ENOMEM;
+		return n;
 	for (int i = 0; i < n; i++)
 		fill(&(*rows)[i], r);
 	table_sort(*rows, n, sort);

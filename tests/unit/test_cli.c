@@ -122,7 +122,7 @@ static void table_options(void **state)
 	assert_int_equal(parse(&o, 3, text), 0);
 	assert_true(o.text && !o.table && o.timestamp);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(parse(&o, bad[i][3] ? 4 : 3, bad[i]), -1);
+		assert_int_equal(parse(&o, bad[i][3] ? 4 : 3, bad[i]), -EINVAL);
 }
 
 /* --help: the three groups in order, each option under its own. */

@@ -6,6 +6,7 @@
  * table says, and latencies carry their unit.  The golden file of the
  * shared snapshot is test_golden.c's.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,8 +276,8 @@ static void sort_names(void **state)
 	assert_int_equal(table_sort_parse("ops"), TABLE_BY_OPS);
 	assert_int_equal(table_sort_parse("ops/s"), TABLE_BY_OPS);
 	assert_int_equal(table_sort_parse("failed"), TABLE_BY_FAILED);
-	assert_int_equal(table_sort_parse("p50"), -1);
-	assert_int_equal(table_sort_parse(""), -1);
+	assert_int_equal(table_sort_parse("p50"), -EINVAL);
+	assert_int_equal(table_sort_parse(""), -EINVAL);
 }
 
 /* A unit reached by rounding goes to the next one: 999.6 ns is 1.00us,
