@@ -305,6 +305,9 @@ int main(int argc, char **argv)
 		if (o.top)	/* a key cuts the wait short */
 			pfd[npfd++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		wait_until(next_sample < wake ? next_sample : wake, pfd, npfd);
+		/* the terminal gone: every wait would end at once, for ever */
+		if (o.top && pfd[npfd - 1].revents & (POLLHUP | POLLERR | POLLNVAL))
+			stop = 1;
 	}
 	if (stop && !err)	/* SIGINT/SIGTERM, -p gone: a final snapshot */
 		print_snapshot(&t, &o, &ec, mono_now() - last);
