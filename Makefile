@@ -31,6 +31,8 @@ BUILD_LIBS += libmicrohttpd:libmicrohttpd-dev
 # capstone disassembles the OSD's code (loader/ceph/symtrace.c, binary.c); json-c
 # parses perf dump answers (loader/ceph/asok.c)
 BUILD_LIBS += capstone:libcapstone-dev json-c:libjson-c-dev
+# ncursesw draws --top (loader/output/top.c)
+BUILD_LIBS += ncursesw:libncurses-dev
 BUILD_PCS   = $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
 # what build-deps checks: the static build brings its own libmicrohttpd
 DEPS_LIBS   = $(BUILD_LIBS)
@@ -148,7 +150,7 @@ $(OUT)/stack_depth: tests/stack/stack_depth.c $(OUT)/osdhist.skel.h | build-deps
 # Linked -static-pie (PIE and ASLR kept, no interpreter, no NEEDED): the
 # .deb and the RPM ship it as /usr/bin/osdhist, so one build installs on
 # Debian 12, 13 and unstable alike (issues 22 and 27).  Debian ships .a files
-# for libbpf, libelf, zlib, capstone and json-c, but its libmicrohttpd.a
+# for libbpf, libelf, zlib, capstone, json-c and ncursesw, but its libmicrohttpd.a
 # needs gnutls, whose static link needs p11-kit, which has no .a.  So the
 # static build makes its own libmicrohttpd, without HTTPS (osdhist serves
 # plain HTTP only): from Debian's own source package (apt-get source, which
@@ -168,7 +170,7 @@ MHD_CONFIG  := --enable-static --disable-shared --with-pic --disable-https \
 	--without-gnutls --disable-postprocessor --disable-bauth --disable-dauth \
 	--disable-httpupgrade --disable-doc --disable-examples --disable-curl \
 	--disable-nls --disable-dependency-tracking
-STATIC_PCS  := libbpf libelf zlib capstone json-c
+STATIC_PCS  := libbpf libelf zlib capstone json-c ncursesw
 ST_CFLAGS    = -I$(MHD_DIR)/include $(shell $(PKG_CONFIG) --cflags $(STATIC_PCS) 2>/dev/null)
 ST_LDLIBS    = $(MHD_LIB) $(shell $(PKG_CONFIG) --static --libs $(STATIC_PCS) 2>/dev/null) -lm
 ST_OBJS     := $(LOADER_SRCS:loader/%.c=$(OUT)/static/%.o)
@@ -182,7 +184,8 @@ static rpm image $(STATIC) $(IMAGE): DEPS_LIBS = $(filter-out libmicrohttpd:%,$(
 static-deps: build-deps
 	@miss=""; \
 	for a in libc.a:libc6-dev libbpf.a:libbpf-dev libelf.a:libelf-dev libz.a:zlib1g-dev \
-		libcapstone.a:libcapstone-dev libjson-c.a:libjson-c-dev; do \
+		libcapstone.a:libcapstone-dev libjson-c.a:libjson-c-dev \
+		libncursesw.a:libncurses-dev libtinfo.a:libncurses-dev; do \
 		$(CC) -print-file-name=$${a%%:*} | grep -q / || miss="$$miss $${a##*:}"; \
 	done; \
 	command -v dpkg-source >/dev/null || miss="$$miss dpkg-dev"; \

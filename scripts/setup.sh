@@ -24,7 +24,7 @@ libcap2-bin util-linux procps iproute2 bpftrace debootstrap debian-archive-keyri
 dwarves libmicrohttpd-dev libjson-c-dev prometheus curl systemd man-db groff-base
 python3-yaml python3-fusepy debhelper devscripts dpkg-dev fakeroot lintian
 libclang-rt-14-dev python3 libdw-dev ceph-osd-dbg time libc6-dev file binutils
-rpm rpmlint umoci skopeo python3-kubernetes cephadm"
+rpm rpmlint umoci skopeo python3-kubernetes cephadm libncurses-dev tmux"
 BPO_PKGS="libbpf-dev bpftool"
 BPO_LIST=/etc/apt/sources.list.d/osdhist-bookworm-backports.sources
 SRC_LIST=/etc/apt/sources.list.d/osdhist-bookworm-src.sources

@@ -55,6 +55,7 @@
 #                      the host.  With ROOT (DIR inside it), paths as seen
 #                      in the chroot.  Prints the --osd-wrap argument.
 # lib_mktemp VAR [-d]  VAR=$(mktemp [-d]), removed again on exit.
+# lib_on_exit CMD...   CMD run on every exit path, before the clusters stop.
 # start_prometheus     Debian's prometheus with $W/prometheus.yml, data in
 #                      $W/data, on a random free loopback port (tried 3
 #                      times); sets PPORT and PROMPID; 1 if it never got ready.
@@ -83,9 +84,16 @@ TESTS_FAILED=0
 _LIB_CLUSTERS=()
 _LIB_TRAPPED=0
 _LIB_TMPS=()
+_LIB_EXITS=()
+
+# lib_on_exit CMD...   runs CMD on every exit path, before the clusters stop
+# (a tmux server of the test, say: not a job of it, so not killed below)
+lib_on_exit() { _lib_install_trap; _LIB_EXITS+=("$*"); }
 
 _lib_cleanup() {
     local d
+    for d in "${_LIB_EXITS[@]}"; do eval "$d" >/dev/null 2>&1 || true; done
+    _LIB_EXITS=()
     for d in "${_LIB_CLUSTERS[@]}"; do
         [ -n "$d" ] || continue
         "$CLUSTER_SH" stop "$d" >/dev/null 2>&1 || echo "lib.sh: stopping cluster $d failed" >&2

@@ -17,7 +17,7 @@
 enum { OPT_OSD = 1000, OPT_NO_SUBOPS, OPT_NO_OP_TYPES, OPT_USAGE, OPT_PHASES,
        OPT_SAMPLE, OPT_DRAIN, OPT_PROMETHEUS, OPT_TEXTFILE, OPT_PROM_BUCKETS,
        OPT_QUIET, OPT_PERF_UPROBES, OPT_NO_VERIFY, OPT_INSPECT, OPT_LIST,
-       OPT_SLOWEST, OPT_TABLE, OPT_TEXT, OPT_SORT };
+       OPT_SLOWEST, OPT_TABLE, OPT_TEXT, OPT_SORT, OPT_TOP };
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -37,7 +37,7 @@ static const char doc[] =
 "interval's slowest client ops (latency, queue time, class, ops, PG, object\n"
 "and client); then the tracer's own health counters.  On a terminal with\n"
 "more than " STR(TABLE_AUTO_OSDS) " OSDs, or with --table: one table instead, a row per OSD\n"
-"and class.\n"
+"and class; with --top, that table full screen, live.\n"
 "\n"
 "INTERVAL defaults to 5 seconds (fractions allowed); COUNT to unlimited.\n"
 "SIGINT or SIGTERM prints a final snapshot and exits 0; SIGUSR1 prints a\n"
@@ -51,6 +51,7 @@ static const char doc[] =
 "  osdhist --osd 3 -m  # only osd.3, in milliseconds\n"
 "  osdhist -j 10       # JSON lines every 10 s (schema in osdhist(8))\n"
 "  osdhist --sort p99  # one row per OSD and class, the slowest first\n"
+"  osdhist --top 1     # those rows full screen, live (q quits)\n"
 "  osdhist --quiet --prometheus 9720   # serve http://127.0.0.1:9720/metrics";
 
 static const char args_doc[] = "[INTERVAL [COUNT]]";
@@ -110,7 +111,12 @@ static const struct argp_option opts[] = {
 	  "with more than " STR(TABLE_AUTO_OSDS) " OSDs", 0 },
 	{ "sort", OPT_SORT, "KEY", 0,
 	  "Order the table's rows by osd (the default), p99, ops or failed, the "
-	  "largest first; implies --table", 0 },
+	  "largest first; implies --table (or with --top: its first order)", 0 },
+	{ "top", OPT_TOP, NULL, 0,
+	  "The table full screen, redrawn in place every INTERVAL, like top: s "
+	  "cycles the sort, p sorts by p99, up/down select a row, Enter shows "
+	  "that OSD's histograms, op types and slowest ops, Esc goes back, q "
+	  "quits.  Needs a terminal (else use --table)", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each snapshot", 0 },
 	{ "milliseconds", 'm', NULL, 0, "Text output in milliseconds, not microseconds "
 	  "(the table gives each latency its unit)", 0 },
@@ -261,8 +267,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->sort = table_sort_parse(arg);
 		if (o->sort < 0)
 			return bad("--sort", arg, "expected osd, p99, ops or failed");
-		o->table = true;
+		o->sorted = true;
 		break;
+	case OPT_TOP: o->top = true; break;
 	case 'v': o->verbose = true; break;
 	case OPT_PERF_UPROBES: o->perf_uprobes = true; break;
 	case OPT_PROMETHEUS:
@@ -358,6 +365,13 @@ int cli_parse(int argc, char **argv, struct options *o)
 			"commands: give one\n");
 		return -EINVAL;
 	}
+	if (!err && !o->exit_now && o->top && (o->json || o->table || o->text || o->quiet)) {
+		fprintf(stderr, "osdhist: --top is a screen of its own: give it without "
+			"--json, --table, --text or --quiet\n");
+		return -EINVAL;
+	}
+	if (o->sorted && !o->top)
+		o->table = true;
 	if (!err && !o->exit_now && (o->json + o->table + o->text > 1 ||
 				     (o->quiet && (o->table || o->text)))) {
 		fprintf(stderr, "osdhist: %s are different outputs: give one\n",

@@ -21,6 +21,8 @@ struct options {
 	bool table;		/* --table (or --sort) */
 	bool text;		/* --text: never the table */
 	int sort;		/* --sort: enum table_sort (output/render.h) */
+	bool sorted;		/* --sort given: --table, unless --top */
+	bool top;		/* --top: the table full screen, live */
 	bool pool;		/* -P: key histograms by pool id too */
 	bool phases;		/* --phases: execute/commit phases (more probes) */
 	bool no_subops;		/* --no-subops */

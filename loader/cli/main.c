@@ -19,6 +19,7 @@
 #include "list.h"
 #include "output/export.h"
 #include "output/render.h"
+#include "output/top.h"
 #include "kfeatures.h"
 #include "ceph/procs.h"
 #include "tracer.h"
@@ -168,6 +169,8 @@ static void print_snapshot(struct tracer *t, const struct options *o,
 	}
 	if (o->quiet)
 		;
+	else if (o->top)
+		top_frame(&r);
 	else if (o->json)
 		render_json(stdout, &r);
 	else if (table_now(o, &r))
@@ -189,7 +192,7 @@ int main(int argc, char **argv)
 	struct osd_proc target;	/* -p: checked before anything loads */
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t sigs;
-	static struct pollfd pfd[MAX_PROCS];
+	static struct pollfd pfd[MAX_PROCS + 1];	/* + stdin with --top */
 	double last, next_print, next_scan, next_sample, next_verify, wake;
 	long printed = 0;
 	int err = 0, traced;
@@ -203,6 +206,11 @@ int main(int argc, char **argv)
 		return list_inspect(o.inspect, o.verbose, o.perf_uprobes) < 0 ? 1 : 0;
 	if (o.list)
 		return list_osds(o.verbose, o.perf_uprobes) < 0 ? 1 : 0;
+	if (o.top && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "osdhist: --top needs a terminal on stdin and stdout; "
+			"into a pipe or a file, use --table\n");
+		return 2;
+	}
 	tc = trace_config(&o);
 	ec = export_config(&o);
 	verbose = o.verbose;
@@ -225,6 +233,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	/* after the tracer's messages, which the screen would hide */
+	if (o.top && top_start(o.sort, o.millis) < 0) {
+		tracer_close(&t);
+		export_stop();
+		return 1;
+	}
 	verifier = o.no_verify ? NULL : verify_new(&tc, PROC_ROOT);
 	last = mono_now();
 	next_print = last + o.interval;
@@ -233,7 +247,14 @@ int main(int argc, char **argv)
 	next_sample = last;
 	next_verify = last;
 	while (!stop) {
-		double now = mono_now();
+		double now;
+		int npfd;
+
+		if (o.top && top_input()) {	/* q */
+			stop = 1;
+			break;
+		}
+		now = mono_now();
 
 		if (now >= next_scan) {
 			traced = tracer_discover(&t);
@@ -280,11 +301,17 @@ int main(int argc, char **argv)
 		wake = next_scan < next_print ? next_scan : next_print;
 		if (verifier && next_verify < wake)
 			wake = next_verify;
-		wait_until(next_sample < wake ? next_sample : wake, pfd,
-			   verify_pollfds(verifier, pfd, MAX_PROCS));
+		npfd = verify_pollfds(verifier, pfd, MAX_PROCS);
+		if (o.top)	/* a key cuts the wait short */
+			pfd[npfd++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+		wait_until(next_sample < wake ? next_sample : wake, pfd, npfd);
+		/* the terminal gone: every wait would end at once, for ever */
+		if (o.top && pfd[npfd - 1].revents & (POLLHUP | POLLERR | POLLNVAL))
+			stop = 1;
 	}
 	if (stop && !err)	/* SIGINT/SIGTERM, -p gone: a final snapshot */
 		print_snapshot(&t, &o, &ec, mono_now() - last);
+	top_end();		/* the terminal back before anything more is said */
 	tracer_close(&t);
 	verify_free(verifier);
 	export_stop();

@@ -23,15 +23,13 @@
 #include "report/verify_report.h"
 #include "util/escape.h"
 #include "render.h"
+#include "table.h"
 #include "text_lines.h"
 
-#define CELL_MAX	32	/* the widest number: a u64 count, a rate */
+#define CELL_MAX	TABLE_CELL_MAX
 #define OBJECT_MIN	12	/* narrower than this, no object column */
 #define KIND_MAX	48	/* an unverified OSD's reason, its first words */
 #define KIND_OSDS	8	/* OSDs named per reason, then "+N" */
-
-enum cell { C_OSD, C_CLASS, C_OPS, C_RATE, C_MEAN, C_P50, C_P90, C_P99, C_P999,
-	    C_MAX, C_FAILED, C_QP99, C_SLOWEST, NR_CELLS };
 
 static const char *const head[NR_CELLS] = {
 	"osd", "class", "ops", "ops/s", "mean", "p50", "p90", "p99", "p99.9",
@@ -39,15 +37,6 @@ static const char *const head[NR_CELLS] = {
 };
 
 _Static_assert(CELL_MAX >= OSD_LABEL_MAX, "an OSD's name fits a cell");
-
-struct row {
-	int osd;
-	__u8 cls;
-	struct hist total, queue;	/* every pool's (-P) summed */
-	double p99;
-	const struct slowop *slow;	/* its OSD's slowest of this class, or NULL */
-	char cell[NR_CELLS][CELL_MAX];
-};
 
 const char *const table_sort_name[NR_TABLE_SORTS] = {
 	[TABLE_BY_OSD] = "osd", [TABLE_BY_P99] = "p99", [TABLE_BY_OPS] = "ops",
@@ -84,15 +73,15 @@ static void lat(char out[CELL_MAX], double ns)
 /* Ops that failed: osdhist puts every client op that ended in an error in
  * the class error (Ceph's op_r/op_w/op_rw count only the ops that reached
  * log_op_stats), so they are that row's ops; other rows have none. */
-static __u64 failed(const struct row *w)
+static __u64 failed(const struct table_row *w)
 {
 	return w->cls == CLASS_ERROR ? w->total.count : 0;
 }
 
 /* The row of (osd, cls), added if new; NULL: out of memory. */
-static struct row *row_of(struct row **rows, int *n, int *cap, int osd, __u8 cls)
+static struct table_row *row_of(struct table_row **rows, int *n, int *cap, int osd, __u8 cls)
 {
-	struct row *w;
+	struct table_row *w;
 
 	for (int i = 0; i < *n; i++)
 		if ((*rows)[i].osd == osd && (*rows)[i].cls == cls)
@@ -112,14 +101,14 @@ static struct row *row_of(struct row **rows, int *n, int *cap, int osd, __u8 cls
 }
 
 /* The class series of r, per OSD and class: those that completed ops. */
-static int gather(const struct report *r, struct row **rows)
+static int gather(const struct report *r, struct table_row **rows)
 {
 	int n = 0, cap = 0, kept = 0;
 
 	*rows = NULL;
 	for (int i = 0; i < r->n; i++) {
 		const struct series_delta *s = &r->s[i];
-		struct row *w;
+		struct table_row *w;
 
 		if (s->optype != OPTYPE_ALL ||
 		    (s->phase != PHASE_TOTAL && s->phase != PHASE_QUEUE))
@@ -133,15 +122,17 @@ static int gather(const struct report *r, struct row **rows)
 		hist_add(s->phase == PHASE_TOTAL ? &w->total : &w->queue, &s->h);
 	}
 	for (int i = 0; i < n; i++) {
-		struct row *w = &(*rows)[i];
+		struct table_row *w = &(*rows)[i];
 
 		if (!w->total.count)
 			continue;
 		w->p99 = hist_quantile(&w->total, 0.99);
 		/* the slowest ops are by OSD, slowest first (slowops.h) */
-		for (int k = 0; k < r->nslow && !w->slow; k++)
-			if (r->slow[k].osd == w->osd && r->slow[k].op.cls == w->cls)
-				w->slow = &r->slow[k].op;
+		for (int k = 0; k < r->nslow && !w->has_slow; k++)
+			if (r->slow[k].osd == w->osd && r->slow[k].op.cls == w->cls) {
+				w->slow = r->slow[k].op;
+				w->has_slow = true;
+			}
 		(*rows)[kept++] = *w;
 	}
 	return kept;
@@ -149,7 +140,7 @@ static int gather(const struct report *r, struct row **rows)
 
 /* OSDs by key (cluster, then id), the series no id names (osd.?,
  * osd.dup) last; then class. */
-static int by_osd(const struct row *a, const struct row *b)
+static int by_osd(const struct table_row *a, const struct table_row *b)
 {
 	if ((a->osd < 0) != (b->osd < 0))
 		return a->osd < 0 ? 1 : -1;
@@ -158,7 +149,7 @@ static int by_osd(const struct row *a, const struct row *b)
 	return (int)a->cls - (int)b->cls;
 }
 
-static double sort_key(const struct row *w, enum table_sort s)
+static double sort_key(const struct table_row *w, enum table_sort s)
 {
 	switch (s) {
 	case TABLE_BY_P99: return w->p99;
@@ -179,7 +170,7 @@ static int cmp_rows(const void *x, const void *y, void *sort)
 	return by_osd(x, y);
 }
 
-static void fill(struct row *w, const struct report *r)
+static void fill(struct table_row *w, const struct report *r)
 {
 	const struct hist *h = &w->total;
 	char (*c)[CELL_MAX] = w->cell;
@@ -202,8 +193,8 @@ static void fill(struct row *w, const struct report *r)
 		lat(c[C_QP99], hist_quantile(&w->queue, 0.99));
 	else
 		strcpy(c[C_QP99], "-");
-	if (w->slow)
-		lat(c[C_SLOWEST], w->slow->total_ns);
+	if (w->has_slow)
+		lat(c[C_SLOWEST], w->slow.total_ns);
 	else
 		strcpy(c[C_SLOWEST], "-");
 }
@@ -384,7 +375,7 @@ static void print_self_check(FILE *m, const struct report *r)
 	fprintf(m, "\n");
 }
 
-static void print_header(FILE *f, const struct report *r, int width)
+void table_header(FILE *f, const struct report *r, int width)
 {
 	struct wrapbuf b;
 
@@ -412,7 +403,7 @@ static void print_cells(FILE *f, const char *const *cell, const int *w)
 }
 
 /* The rows under their column heads, and what was cut to fit. */
-static void print_rows(FILE *f, struct row *rows, int n, int width)
+void table_print_rows(FILE *f, const struct table_row *rows, int n, int width)
 {
 	int w[NR_CELLS], fixed = NR_CELLS - 1, room, cut = 0;
 	const char *cell[NR_CELLS];
@@ -435,7 +426,8 @@ static void print_rows(FILE *f, struct row *rows, int n, int width)
 			cell[c] = rows[i].cell[c];
 		print_cells(f, cell, w);
 		if (room >= OBJECT_MIN) {
-			cut += object_cell(rows[i].slow, obj, room + 1, room);
+			cut += object_cell(rows[i].has_slow ? &rows[i].slow : NULL,
+					   obj, room + 1, room);
 			fprintf(f, " %s", obj);
 		}
 		fprintf(f, "\n");
@@ -451,26 +443,39 @@ static void print_rows(FILE *f, struct row *rows, int n, int width)
 			"wide do not fit\n", fixed, width);
 }
 
+int table_build(const struct report *r, enum table_sort sort, struct table_row **rows)
+{
+	int n = gather(r, rows);
+
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++)
+		fill(&(*rows)[i], r);
+	table_sort(*rows, n, sort);
+	return n;
+}
+
+void table_sort(struct table_row *rows, int n, enum table_sort sort)
+{
+	if (n > 1)
+		qsort_r(rows, n, sizeof(*rows), cmp_rows, &sort);
+}
+
 void render_table(FILE *f, const struct report *r, const struct table_opts *o)
 {
-	enum table_sort sort = o->sort;
-	struct row *rows;
+	struct table_row *rows;
 	int n;
 
 	if (o->timestamp)
 		text_timestamp(f, r->time);
-	print_header(f, r, o->width);
-	n = gather(r, &rows);
+	table_header(f, r, o->width);
+	n = table_build(r, o->sort, &rows);
 	if (n < 0)
 		fprintf(stderr, "osdhist: out of memory for the table\n");
-	for (int i = 0; i < n; i++)
-		fill(&rows[i], r);
-	if (n > 0) {
-		qsort_r(rows, n, sizeof(*rows), cmp_rows, &sort);
-		print_rows(f, rows, n, o->width);
-	} else if (!n) {
+	if (n > 0)
+		table_print_rows(f, rows, n, o->width);
+	else if (!n)
 		fprintf(f, "no op completed in the last %.2f s\n", r->interval);
-	}
 	if (r->sampled)
 		fprintf(f, "sampled: ops that started in %.2f s of these %.2f s (%.0f %%); "
 			"ops and ops/s count those only\n", r->traced, r->interval,

@@ -41,7 +41,7 @@ void fx_put(const char *root, const char *rel, const void *data, size_t len)
 
 static void put_of(const char *root, int pid, const char *name, const char *data, size_t len)
 {
-	char rel[128];
+	char rel[96];	/* a pid and a name of up to 63 bytes */
 
 	snprintf(rel, sizeof(rel), "%d/%s", pid, name);
 	fx_put(root, rel, data, len);

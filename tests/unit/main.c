@@ -30,5 +30,6 @@ int main(void)
 	failed += run_job_tests();
 	failed += run_claims_tests();
 	failed += run_table_tests();
+	failed += run_top_view_tests();
 	return failed ? 1 : 0;
 }

@@ -95,7 +95,8 @@ static void short_json(void **state)
 	assert_true(o.interval == 2);
 }
 
-/* --table, --sort (which implies it), --text; one output at a time. */
+/* --table, --sort (which implies it, but for --top), --text, --top; one
+ * output at a time. */
 static void table_options(void **state)
 {
 	const char *table[] = { "osdhist", "--table" };
@@ -109,6 +110,15 @@ static void table_options(void **state)
 		{ "osdhist", "--table", "--text", NULL },
 		{ "osdhist", "-q", "--prometheus=0", "--table" },
 		{ "osdhist", "-q", "--textfile=x", "--text" },
+		{ "osdhist", "--top", "--json", NULL },
+		{ "osdhist", "--table", "--top", NULL },
+		{ "osdhist", "--top", "--text", NULL },
+		{ "osdhist", "-q", "--prometheus=0", "--top" },
+	};
+	/* --sort with --top: its first order, not the text table */
+	const char *top_sort[][4] = {
+		{ "osdhist", "--sort", "p99", "--top" },
+		{ "osdhist", "--top", "--sort", "p99" },
 	};
 	struct options o;
 	(void)state;
@@ -123,6 +133,11 @@ static void table_options(void **state)
 	assert_true(o.text && !o.table && o.timestamp);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(parse(&o, bad[i][3] ? 4 : 3, bad[i]), -EINVAL);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(parse(&o, 4, top_sort[i]), 0);
+		assert_true(o.top && !o.table);
+		assert_int_equal(o.sort, TABLE_BY_P99);
+	}
 }
 
 /* --help: the three groups in order, each option under its own. */
