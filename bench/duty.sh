@@ -155,12 +155,14 @@ quick_ops() {
 	read -r -t 120 o <&"${OPQ[0]}" || die "no perf dump from $ASOK"
 	echo "$o"
 }
-# "RUNS NS" of the BPF programs process PID holds (bench/lib.sh bpf_runs,
-# from /proc/PID/fdinfo: each program once, by prog_id)
+# "RUNS NS" of the uprobe programs process PID holds (bench/lib.sh
+# bpf_runs, from /proc/PID/fdinfo: each program once, by prog_id; type 2,
+# BPF_PROG_TYPE_KPROBE: not the raw tracepoints of process events)
 quick_runs() { # [PID]
 	[ -n "${1:-}" ] || { echo "0 0"; return; }
 	cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '
-		/^pos:/ { id = "" } /^prog_id:/ { id = $2 } /^run_time_ns:/ { ns = $2 }
+		/^pos:/ { id = ""; up = 0 } /^prog_type:/ { up = $2 == 2 }
+		/^prog_id:/ && up { id = $2 } /^run_time_ns:/ { ns = $2 }
 		/^run_cnt:/ && id != "" && !(id in seen) { seen[id] = 1; r += $2; n += ns }
 		END { printf "%.0f %.0f\n", r, n }'
 }

@@ -48,11 +48,13 @@ bpf_ids() { # KIND PID
 	grep -h "^$1_id:" /proc/"$2"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -un | jq -sc .
 }
 
-# BPF program runs and run time (ns) so far of the programs process PID
-# holds: "RUNS NS" ("0 0" without PID).
+# BPF program runs and run time (ns) so far of the uprobe programs process
+# PID holds: "RUNS NS" ("0 0" without PID).  Uprobes only (type kprobe):
+# osdhist's raw tracepoint programs (bpf/procwatch.bpf.h) run at each
+# exec, fork and exit on the host, not per op.
 bpf_runs() { # [PID]
 	[ -n "${1:-}" ] || { echo "0 0"; return; }
 	bpftool prog show -j | jq -r --argjson ids "$(bpf_ids prog "$1")" \
-		'[.[] | select(.id as $i | $ids | index($i))] |
+		'[.[] | select(.type == "kprobe" and (.id as $i | $ids | index($i)))] |
 		 "\(map(.run_cnt // 0) | add // 0) \(map(.run_time_ns // 0) | add // 0)"'
 }

@@ -155,9 +155,10 @@ sample() {
 		stats=$(jq -n --argjson p "$(bpftool prog show -j)" --argjson m "$(bpftool map show -j)" \
 			--argjson pi "$(bpf_ids prog "$TPID")" --argjson mi "$(bpf_ids map "$TPID")" '
 			($p | map(select(.id as $i | $pi | index($i)))) as $progs
+			| ($progs | map(select(.type == "kprobe"))) as $uprobes
 			| ($m | map(select(.id as $i | $mi | index($i)))) as $maps
-			| {run_ns: ($progs | map(.run_time_ns // 0) | add // 0),
-			   run_cnt: ($progs | map(.run_cnt // 0) | add // 0),
+			| {run_ns: ($uprobes | map(.run_time_ns // 0) | add // 0),
+			   run_cnt: ($uprobes | map(.run_cnt // 0) | add // 0),
 			   nprogs: ($progs | length),
 			   progs: ($progs | map({key: (.name // "?"), value: [(.run_time_ns // 0), (.run_cnt // 0)]})
 				   | from_entries),
