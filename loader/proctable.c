@@ -23,13 +23,18 @@ void proc_table_init(struct proc_table *pt, const char *proc_root, bool verbose)
 	pt->wait_end = mono_now() + FSID_WAIT_S;	/* until the first scan */
 }
 
+/* What a slot holds beyond itself: its cluster's reader, its handle. */
+static void slot_release(struct proc_slot *s)
+{
+	job_cancel(&s->fsid);
+	if (s->handle >= 0)
+		close(s->handle);
+}
+
 void proc_table_close(struct proc_table *pt)
 {
-	for (int i = 0; i < pt->n; i++) {
-		job_cancel(&pt->slot[i].fsid);
-		if (pt->slot[i].handle >= 0)
-			close(pt->slot[i].handle);
-	}
+	for (int i = 0; i < pt->n; i++)
+		slot_release(&pt->slot[i]);
 	pt->n = 0;
 }
 
@@ -296,9 +301,7 @@ void proc_table_forget_exited(struct proc_table *pt)
 {
 	for (int i = 0; i < pt->n; i++)
 		if (pt->slot[i].exited) {
-			job_cancel(&pt->slot[i].fsid);
-			if (pt->slot[i].handle >= 0)
-				close(pt->slot[i].handle);
+			slot_release(&pt->slot[i]);
 			pt->slot[i--] = pt->slot[--pt->n];
 		}
 }

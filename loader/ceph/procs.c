@@ -154,11 +154,16 @@ static const char *after_comm(const char *buf)
  * the kernel does not sum the times of every thread for it, which for an
  * OSD's hundred threads was the loader's largest kernel cost at each
  * snapshot's liveness check. */
+static void leader_stat_path(char path[PATH_MAX], const char *proc_root, pid_t pid)
+{
+	snprintf(path, PATH_MAX, "%s/%d/task/%d/stat", proc_root, pid, pid);
+}
+
 static const char *stat_rest(const char *proc_root, pid_t pid, char *buf, size_t size)
 {
 	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%d/task/%d/stat", proc_root, pid, pid);
+	leader_stat_path(path, proc_root, pid);
 	if (read_file(path, buf, size) <= 0)
 		return NULL;
 	return after_comm(buf);
@@ -298,7 +303,7 @@ int procs_handle(const char *proc_root, pid_t pid)
 	/* a fixture tree's file would still read as it was once removed */
 	if (strcmp(proc_root, PROC_ROOT))
 		return -ENOTSUP;
-	snprintf(path, sizeof(path), "%s/%d/task/%d/stat", proc_root, pid, pid);
+	leader_stat_path(path, proc_root, pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	return fd >= 0 ? fd : -errno;
 }
