@@ -56,7 +56,7 @@ LIB_SRCS    := $(filter-out loader/cli/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps build-deps static-deps static rpm image clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate bench-loader bench-contention install fuzz fuzz-linked
+.PHONY: all deps build-deps static-deps static rpm image clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate bench-loader bench-contention bench-stages install fuzz fuzz-linked
 
 all: osdhist
 
@@ -357,6 +357,24 @@ bench-waits: deps
 bench-loader: deps
 	@$(MAKE) --no-print-directory osdhist
 	@bench/loader_cost.sh
+
+# what the histogram and op-code counter stages cost in BPF alone:
+# osdhist's own code (bench/stages.bpf.c includes bpf/osdhist.bpf.c) in a
+# bpf_loop run by BPF_PROG_TEST_RUN, no uprobe, no cluster
+$(OUT)/stages.bpf.o: bench/stages.bpf.c | $(OUT)/vmlinux.h
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror $(DEPFLAGS) \
+		$(BPF_CFLAGS) -Ibuild -Imaps -Ibpf -c $< -o $@
+
+$(OUT)/stages.skel.h: $(OUT)/stages.bpf.o
+	$(BPFTOOL) gen skeleton $< name stages_bpf > $@.tmp && mv $@.tmp $@
+
+$(OUT)/stages: bench/stages.c $(OUT)/stages.skel.h
+	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) -I$(OUT) $< $(LDFLAGS) -lbpf -o $@
+
+bench-stages: deps
+	@$(MAKE) --no-print-directory $(OUT)/stages
+	@mkdir -p bench/results
+	@$(OUT)/stages 15 bench/results/stages-$$(date -u +%Y%m%d-%H%M%S).json
 
 # BPF ns per op with the OSD pinned to one CPU and spread, for this build
 # and OSDHIST_PREV (one with shared counters)

@@ -44,7 +44,8 @@
 #   --smoke     2 s rounds, 1 round, no warm-up (for tests/integration)
 #   --variants  run only these (comma-separated; none, the baseline, always)
 # Env: OSDHIST (default ./osdhist), BPFTRACE (default bpftrace),
-#   OSDHIST_PREV (a previous osdhist binary: adds variant prev).
+#   OSDHIST_PREV (a previous osdhist binary: adds variant prev),
+#   OSDHIST_PREV_ARGS (options prev runs with, e.g. --no-op-types).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -185,7 +186,8 @@ tracer_start() { # VARIANT ROUND
 		case $1 in
 		osdhist-nt) args=(--no-op-types) ;;
 		osdhist+) args=("${ALL_ARGS[@]}") ;;
-		prev) bin=$OSDHIST_PREV ;;
+		prev) bin=$OSDHIST_PREV
+			read -ra args <<<"${OSDHIST_PREV_ARGS:-}" ;;
 		esac
 		KOUT=$WORK/$1.r$2.jsonl
 		"$bin" -p "$OSDPID" "${args[@]}" --json 1 >"$KOUT" 2>"$WORK/tracer.log" &
@@ -359,7 +361,7 @@ jq -n --arg mode "$MODE" --argjson secs "$ROUND_SECS" --argjson rounds "$ROUNDS"
 	--arg mem "$(awk '/^MemTotal/{print $2 " kB"}' /proc/meminfo)" \
 	--arg ceph "$(ceph --version)" --arg bpftrace "$("$BPFTRACE" --version)" \
 	--arg osdhist "$("$OSDHIST" --version 2>&1 | head -1)" \
-	--arg prev "${OSDHIST_PREV:+$OSDHIST_PREV ($("$OSDHIST_PREV" --version 2>&1 | head -1))}" \
+	--arg prev "${OSDHIST_PREV:+$OSDHIST_PREV ($("$OSDHIST_PREV" --version 2>&1 | head -1))}" --arg prevargs "${OSDHIST_PREV_ARGS:-}" \
 	--argjson variants_run "$(printf '%s\n' "${VARIANTS[@]}" | jq -R . | jq -sc .)" \
 	--arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo -dirty)" \
 	--arg load_start "$LOAD_START" --arg load_end "$LOAD_END" --argjson foreign "$foreign" \
@@ -374,7 +376,7 @@ jq -n --arg mode "$MODE" --argjson secs "$ROUND_SECS" --argjson rounds "$ROUNDS"
 	            bpftrace: "bpftrace bench/peer.bt",
 	            sampled: ("osdhist -p OSDPID --sample " + $sample + " --json 1"),
 	            moves: ("osdhist -p OSDPID --sample " + $moves_sample + " --json 1 (extra windows)")}
-	            + (if $prev == "" then {} else {prev: ("OSDHIST_PREV -p OSDPID --json 1: " + $prev)} end)),
+	            + (if $prev == "" then {} else {prev: ("OSDHIST_PREV -p OSDPID " + $prevargs + " --json 1: " + $prev)} end)),
 	 sample: $sample, moves_sample: $moves_sample,
 	 workload: "rados bench -b 4096 -t 16: write --no-cleanup --reuse-bench, rand; 1 memstore OSD, private ceph-osd copy",
 	 machine: {date: $date, nproc: $nproc, cpus_possible: $ncpus_possible, cpu: $cpu,
