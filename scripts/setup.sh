@@ -29,8 +29,13 @@ BPO_PKGS="libbpf-dev bpftool"
 BPO_LIST=/etc/apt/sources.list.d/osdhist-bookworm-backports.sources
 SRC_LIST=/etc/apt/sources.list.d/osdhist-bookworm-src.sources
 
+# The host's own package (or an Architecture: all one): with a foreign
+# architecture added (the arm64 build's multiarch), dpkg-query lists each
+# architecture's copy of PKG, on a line each.
+NATIVE=$(dpkg --print-architecture)
 installed() {	# installed PKG [MIN_VERSION]
-	v=$(dpkg-query -W -f='${db:Status-Status} ${Version}' "$1" 2>/dev/null || true)
+	v=$(dpkg-query -W -f='${Architecture} ${db:Status-Status} ${Version}\n' "$1" 2>/dev/null |
+		awk -v a="$NATIVE" '$1 == a || $1 == "all" { print $2, $3; exit }' || true)
 	[ "${v%% *}" = installed ] || return 1
 	[ -z "${2:-}" ] || dpkg --compare-versions "${v#* }" ge "$2"
 }
