@@ -20,6 +20,9 @@ enum { OPT_OSD = 1000, OPT_NO_SUBOPS, OPT_NO_OP_TYPES, OPT_USAGE, OPT_PHASES,
        OPT_QUIET, OPT_PERF_UPROBES, OPT_NO_VERIFY, OPT_INSPECT, OPT_LIST,
        OPT_SLOWEST, OPT_TABLE, OPT_TEXT, OPT_SORT, OPT_TOP, OPT_HEATMAP };
 
+/* --help's figure for the heatmap's columns */
+_Static_assert(HEATMAP_TEXT_COLS == 109, "--heatmap's help says 109 columns");
+
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -124,9 +127,9 @@ static const struct argp_option opts[] = {
 	{ "heatmap", OPT_HEATMAP, "CLASS", 0,
 	  "With --osd ID: every INTERVAL, that OSD's latency heatmap of class "
 	  "CLASS (read, write, rw, error, pg, subop): a column per interval, "
-	  "the newest right, up to " STR(HEATMAP_TEXT_COLS) "; a row per "
-	  "latency range, log scale; each cell shaded by its ops, \" .:-=+*#%@\" "
-	  "up to the fullest cell", 0 },
+	  "the newest right, up to 109; a row per latency range, log scale; "
+	  "each cell shaded by its ops, from . for one to @ for the fullest "
+	  "cell's", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each snapshot", 0 },
 	{ "milliseconds", 'm', NULL, 0, "Text output in milliseconds, not microseconds "
 	  "(the table gives each latency its unit)", 0 },
