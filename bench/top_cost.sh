@@ -1,36 +1,26 @@
 #!/bin/bash
 # bench/top_cost.sh (make bench-top): what --top costs the loader against
 # the text output, at a 1 s interval on a host of 12 OSDs (issue 40: --top
-# at most the text's + 0.1 % of a core).  A throwaway cluster of N memstore
+# at most the text's + 0.1 % of a core).  A throwaway cluster of OSDS memstore
 # OSDs (default 12) under `rados bench` 4 KiB writes for the whole run; two
 # osdhist at once on it, `--text 1` into a file and `--top 1` in a tmux
-# pane (160 columns, a row for every OSD and class); in each of R rounds
-# of S seconds, both processes' utime + stime (/proc/PID/stat) over the
+# pane (160 columns, a row for every OSD and class); in each of ROUNDS rounds
+# of SECS seconds, both processes' utime + stime (/proc/PID/stat) over the
 # same window.  Odd rounds --top shows the table, even rounds it is
 # drilled into the first row's OSD (Enter: that OSD's text rendered every
 # snapshot).  A table on stdout, the same in bench/results/top-*.json.
 #
-# Usage: bench/top_cost.sh [--osds N] [--rounds R] [--secs S] [--results DIR]
-# Env: OSDHIST (default ./osdhist).
+# Usage: bench/top_cost.sh (no arguments)
+# Env: OSDHIST (default ./osdhist), OSDS (12), ROUNDS (4), SECS (30 a round),
+#      RESULTS (bench/results).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-OSDS=12 ROUNDS=4 SECS=30
-RESULTS=$ROOT/bench/results
-OSDHIST=${OSDHIST:-$ROOT/osdhist}
-
-usage() { sed -n '/^# Usage:/,/^# Env:/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+OSDHIST=${OSDHIST:-$ROOT/osdhist} OSDS=${OSDS:-12} ROUNDS=${ROUNDS:-4} SECS=${SECS:-30}
+RESULTS=${RESULTS:-$ROOT/bench/results}
 die() { echo "bench: $*" >&2; exit 1; }
-while [ $# -gt 0 ]; do
-	case $1 in
-	--osds) OSDS=${2:?}; shift 2 ;;
-	--rounds) ROUNDS=${2:?}; shift 2 ;;
-	--secs) SECS=${2:?}; shift 2 ;;
-	--results) RESULTS=${2:?}; shift 2 ;;
-	*) usage ;;
-	esac
-done
-for v in OSDS ROUNDS SECS; do [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--${v,,} must be a positive integer"; done
+[ $# = 0 ] || die "no arguments: set OSDS, ROUNDS, SECS in the environment (see $0)"
+for v in OSDS ROUNDS SECS; do [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer"; done
 [ -x "$OSDHIST" ] || die "no $OSDHIST: run make first"
 command -v tmux >/dev/null || die "tmux is missing: apt-get install tmux"
 
