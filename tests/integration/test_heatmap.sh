@@ -47,7 +47,7 @@ write 2 4194304 && ok=$((ok + 1))
 T1=$(date +%s.%N)
 snap && ok=$((ok + 1))
 for _ in 1 2 3; do write 2 4096 && snap && ok=$((ok + 1)); done
-check_eq "9 snapshots in both, loads and snapshots all done" $ok 10
+check_eq "every load and snapshot done (10 steps: 9 snapshots and a burst write)" $ok 10
 kill -INT $HPID $JPID	# and a last snapshot each: a quiet column
 wait $HPID; check_eq "osdhist --heatmap exits 0 on SIGINT" "$?" 0
 wait $JPID; check_eq "osdhist --json exits 0 on SIGINT" "$?" 0
