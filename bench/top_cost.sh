@@ -26,7 +26,7 @@ command -v tmux >/dev/null || die "tmux is missing: apt-get install tmux"
 
 WORK=$(mktemp -d /tmp/osdhist-top.XXXXXX)
 TM=(tmux -L "osdhist-topcost-$$" -f /dev/null)
-XPID= BPID=
+XPID='' BPID=''
 cleanup() {
 	[ -z "$XPID" ] || kill -INT "$XPID" 2>/dev/null || true
 	[ -z "$BPID" ] || kill "$BPID" 2>/dev/null || true

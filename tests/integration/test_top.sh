@@ -75,7 +75,7 @@ check "in the alternate screen meanwhile" test "$(pane '#{alternate_on}')" = 1
 opsof="{o: sum(r[2] for r in s['rows'] if r[0] == o) for o in [${ours%,}]}"
 A=$(python3 -c "import json; s=json.load(open('$WORK/a.json')); print(json.dumps($opsof))")
 check "the counts move: a later screen where every OSD's ops differ from the first's" \
-	wait_screen b "$every and all(v != $A[o] for o, v in ($opsof).items())"
+	wait_screen b "$every and all(v != ${A}[o] for o, v in ($opsof).items())"
 
 "${TM[@]}" send-keys -t top p
 check "p: the title says sort p99" wait_screen p "'sort p99' in s['title']"
