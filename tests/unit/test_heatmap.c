@@ -198,6 +198,39 @@ static void printed(void **state)
 	heatmap_free(&m);
 }
 
+/* Wide enough: the axis puts the first start under the first column and
+ * the last end under the last; an interval without ops is a blank column;
+ * a class without any op says so. */
+static void printed_axis(void **state)
+{
+	struct heatmap m = { 0 };
+	struct hist h = at(1, 1, (__u64[]){ 1000 });
+	char *out = NULL;
+	size_t len;
+	FILE *f = open_memstream(&out, &len);
+	(void)state;
+
+	setenv("TZ", "UTC", 1);
+	for (int i = 0; i < 20; i++) {
+		heatmap_next(&m, 1700000000 + i, 1);
+		if (i != 3)
+			heatmap_set(&m, 3, CLASS_READ, &h);
+	}
+	heatmap_print(f, &m, 3, CLASS_READ, "osd.3", 11 + 20, 24);
+	heatmap_print(f, &m, 3, CLASS_WRITE, "osd.3", 11 + 20, 24);
+	fclose(f);
+	assert_string_equal(out,
+		"osd.3 read: latency heatmap, 20 intervals to 2023-11-14 22:13:39.000 (1.00 s the last)\n"
+		"   960ns |@@@ @@@@@@@@@@@@@@@@|\n"	/* 1000 ns: 512 + 7 * 64 */
+		"         +--------------------+\n"
+		"          22:13:19    22:13:39\n"
+		"shade \" .:-=+*#%@\" by ops in a cell, '@' the fullest: 1 ops; a row is 1 bucket\n"
+		"osd.3 write: latency heatmap, 20 intervals to 2023-11-14 22:13:39.000 (1.00 s the last)\n"
+		"no write op of osd.3 in these intervals\n");
+	free(out);
+	heatmap_free(&m);
+}
+
 int run_heatmap_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +239,7 @@ int run_heatmap_tests(void)
 		cmocka_unit_test(ring_wraps),
 		cmocka_unit_test(shades),
 		cmocka_unit_test(printed),
+		cmocka_unit_test(printed_axis),
 	};
 
 	return cmocka_run_group_tests_name("heatmap", tests, NULL, NULL);
