@@ -56,7 +56,7 @@ LIB_SRCS    := $(filter-out loader/cli/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps build-deps static-deps static rpm image clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate bench-loader bench-contention bench-stages install fuzz fuzz-linked
+.PHONY: all deps build-deps static-deps static rpm image clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate bench-loader bench-top bench-contention bench-stages install fuzz fuzz-linked
 
 all: osdhist
 
@@ -375,6 +375,11 @@ bench-stages: deps
 	@$(MAKE) --no-print-directory $(OUT)/stages
 	@mkdir -p bench/results
 	@$(OUT)/stages 15 bench/results/stages-$$(date -u +%Y%m%d-%H%M%S).json
+
+# The loader's CPU with --top against the text output, 12 OSDs, 1 s
+bench-top: deps
+	@$(MAKE) --no-print-directory osdhist
+	@bench/top_cost.sh
 
 # BPF ns per op with the OSD pinned to one CPU and spread, for this build
 # and OSDHIST_PREV (one with shared counters)

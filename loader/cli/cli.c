@@ -13,11 +13,15 @@
 #include "output/http.h"
 #include "output/render.h"
 #include "osdhist.h"
+#include "report/names.h"
 
 enum { OPT_OSD = 1000, OPT_NO_SUBOPS, OPT_NO_OP_TYPES, OPT_USAGE, OPT_PHASES,
        OPT_SAMPLE, OPT_DRAIN, OPT_PROMETHEUS, OPT_TEXTFILE, OPT_PROM_BUCKETS,
        OPT_QUIET, OPT_PERF_UPROBES, OPT_NO_VERIFY, OPT_INSPECT, OPT_LIST,
-       OPT_SLOWEST, OPT_TABLE, OPT_TEXT, OPT_SORT, OPT_TOP };
+       OPT_SLOWEST, OPT_TABLE, OPT_TEXT, OPT_SORT, OPT_TOP, OPT_HEATMAP };
+
+/* --help's figure for the heatmap's columns */
+_Static_assert(HEATMAP_TEXT_COLS == 109, "--heatmap's help says 109 columns");
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -37,7 +41,8 @@ static const char doc[] =
 "interval's slowest client ops (latency, queue time, class, ops, PG, object\n"
 "and client); then the tracer's own health counters.  On a terminal with\n"
 "more than " STR(TABLE_AUTO_OSDS) " OSDs, or with --table: one table instead, a row per OSD\n"
-"and class; with --top, that table full screen, live.\n"
+"and class; with --top, that table full screen, live; with --heatmap, one\n"
+"OSD's latency heatmap.\n"
 "\n"
 "INTERVAL defaults to 5 seconds (fractions allowed); COUNT to unlimited.\n"
 "SIGINT or SIGTERM prints a final snapshot and exits 0; SIGUSR1 prints a\n"
@@ -52,6 +57,7 @@ static const char doc[] =
 "  osdhist -j 10       # JSON lines every 10 s (schema in osdhist(8))\n"
 "  osdhist --sort p99  # one row per OSD and class, the slowest first\n"
 "  osdhist --top 1     # those rows full screen, live (q quits)\n"
+"  osdhist --osd 3 --heatmap write 1   # osd.3's write latency over time\n"
 "  osdhist --quiet --prometheus 9720   # serve http://127.0.0.1:9720/metrics";
 
 static const char args_doc[] = "[INTERVAL [COUNT]]";
@@ -116,7 +122,14 @@ static const struct argp_option opts[] = {
 	  "The table full screen, redrawn in place every INTERVAL, like top: s "
 	  "cycles the sort, p sorts by p99, up/down select a row, Enter shows "
 	  "that OSD's histograms, op types and slowest ops, Esc goes back, q "
-	  "quits.  Needs a terminal (else use --table)", 0 },
+	  "quits; h shows the selected row's latency heatmap (c cycles its "
+	  "class).  Needs a terminal (else use --table)", 0 },
+	{ "heatmap", OPT_HEATMAP, "CLASS", 0,
+	  "With --osd ID: every INTERVAL, that OSD's latency heatmap of class "
+	  "CLASS (read, write, rw, error, pg, subop): a column per interval, "
+	  "the newest right, up to 109; a row per latency range, log scale; "
+	  "each cell shaded by its ops, from . for one to @ for the fullest "
+	  "cell's", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each snapshot", 0 },
 	{ "milliseconds", 'm', NULL, 0, "Text output in milliseconds, not microseconds "
 	  "(the table gives each latency its unit)", 0 },
@@ -270,6 +283,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->sorted = true;
 		break;
 	case OPT_TOP: o->top = true; break;
+	case OPT_HEATMAP:
+		o->heatmap = -1;
+		for (int c = 0; c < NR_CLASSES; c++)
+			if (!strcmp(arg, class_name[c]))
+				o->heatmap = c;
+		if (o->heatmap < 0)
+			return bad("--heatmap", arg, "expected a class: read, write, rw, "
+				   "error, pg or subop");
+		break;
 	case 'v': o->verbose = true; break;
 	case OPT_PERF_UPROBES: o->perf_uprobes = true; break;
 	case OPT_PROMETHEUS:
@@ -357,6 +379,7 @@ int cli_parse(int argc, char **argv, struct options *o)
 	o->drain_timeout = 2;
 	o->slowest = SLOW_K_DEFAULT;
 	o->sort = TABLE_BY_OSD;
+	o->heatmap = -1;
 	prom_default_buckets(&o->buckets);
 	err = argp_parse(&argp, argc, argv,
 			 ARGP_NO_ERRS | ARGP_NO_HELP | ARGP_IN_ORDER, NULL, o);
@@ -368,6 +391,16 @@ int cli_parse(int argc, char **argv, struct options *o)
 	if (!err && !o->exit_now && o->top && (o->json || o->table || o->text || o->quiet)) {
 		fprintf(stderr, "osdhist: --top is a screen of its own: give it without "
 			"--json, --table, --text or --quiet\n");
+		return -EINVAL;
+	}
+	if (!err && !o->exit_now && o->heatmap >= 0 &&
+	    (o->top || o->json || o->table || o->text || o->quiet || o->sorted)) {
+		fprintf(stderr, "osdhist: --heatmap is an output of its own: give it without "
+			"--top (whose h key shows it), --json, --table, --sort, --text or --quiet\n");
+		return -EINVAL;
+	}
+	if (!err && !o->exit_now && o->heatmap >= 0 && o->osd < 0) {
+		fprintf(stderr, "osdhist: --heatmap shows one OSD: give --osd ID too\n");
 		return -EINVAL;
 	}
 	if (o->sorted && !o->top)

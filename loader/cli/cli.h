@@ -23,6 +23,7 @@ struct options {
 	int sort;		/* --sort: enum table_sort (output/render.h) */
 	bool sorted;		/* --sort given: --table, unless --top */
 	bool top;		/* --top: the table full screen, live */
+	int heatmap;		/* --heatmap CLASS: enum op_class; -1, off */
 	bool pool;		/* -P: key histograms by pool id too */
 	bool phases;		/* --phases: execute/commit phases (more probes) */
 	bool no_subops;		/* --no-subops */

@@ -173,6 +173,9 @@ static void print_snapshot(struct tracer *t, const struct options *o,
 		top_frame(&r);
 	else if (o->json)
 		render_json(stdout, &r);
+	else if (o->heatmap >= 0)
+		render_heatmap(stdout, &r, &(struct heatmap_opts){ .osd = o->osd,
+			.cls = o->heatmap, .width = TABLE_WIDTH, .height = HEATMAP_HEIGHT });
 	else if (table_now(o, &r))
 		render_table(stdout, &r, &(struct table_opts){
 			.sort = o->sort, .width = TABLE_WIDTH, .timestamp = o->timestamp });

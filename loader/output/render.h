@@ -33,4 +33,24 @@ struct table_opts {
 };
 void render_table(FILE *f, const struct report *r, const struct table_opts *o);
 
+/* The latency heatmap (heatmap.h) of one OSD id and class (--heatmap):
+ * every call adds r's interval to the rings it keeps and prints the grid
+ * of the last intervals that fit width, height rows at most. */
+struct heatmap_opts {
+	int osd;		/* an OSD id: its series of every cluster summed */
+	__u8 cls;
+	int width, height;
+};
+#define HEATMAP_HEIGHT	24	/* rows of the text's grid, at most */
+#define HEATMAP_FRAME_W	11	/* a row's label and its two bars */
+#define HEATMAP_TEXT_COLS	(TABLE_WIDTH - HEATMAP_FRAME_W)	/* its columns */
+void render_heatmap(FILE *f, const struct report *r, const struct heatmap_opts *o);
+/* The grid of (osd, cls), labelled with name, within width columns:
+ * a title with its last interval's end, one line per row (the highest
+ * latency first, each labelled with its lowest), a time axis and the
+ * shades' key.  --top draws these lines. */
+struct heatmap;
+void heatmap_print(FILE *f, const struct heatmap *m, int osd, __u8 cls,
+		   const char *name, int width, int height);
+
 #endif

@@ -53,9 +53,7 @@ int table_sort_parse(const char *name)
 	return -EINVAL;
 }
 
-/* ns with its unit and three significant digits: 850ns, 9.99us, 12.3ms,
- * 340ms, 2.05s.  A value that rounds to 1000 goes to the next unit. */
-static void lat(char out[CELL_MAX], double ns)
+void table_lat(char out[CELL_MAX], double ns)
 {
 	static const struct { double scale; const char *unit; } u[] = {
 		{ 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" },
@@ -179,22 +177,22 @@ static void fill(struct table_row *w, const struct report *r)
 	snprintf(c[C_CLASS], CELL_MAX, "%s", class_name[w->cls % NR_CLASSES]);
 	snprintf(c[C_OPS], CELL_MAX, "%llu", (unsigned long long)h->count);
 	snprintf(c[C_RATE], CELL_MAX, "%.1f", r->interval > 0 ? h->count / r->interval : 0);
-	lat(c[C_MEAN], (double)h->sum_ns / h->count);
-	lat(c[C_P50], hist_quantile(h, 0.50));
-	lat(c[C_P90], hist_quantile(h, 0.90));
-	lat(c[C_P99], w->p99);
-	lat(c[C_P999], hist_quantile(h, 0.999));
-	lat(c[C_MAX], hist_max(h));
+	table_lat(c[C_MEAN], (double)h->sum_ns / h->count);
+	table_lat(c[C_P50], hist_quantile(h, 0.50));
+	table_lat(c[C_P90], hist_quantile(h, 0.90));
+	table_lat(c[C_P99], w->p99);
+	table_lat(c[C_P999], hist_quantile(h, 0.999));
+	table_lat(c[C_MAX], hist_max(h));
 	if (w->cls == CLASS_ERROR)
 		snprintf(c[C_FAILED], CELL_MAX, "%llu", (unsigned long long)failed(w));
 	else
 		strcpy(c[C_FAILED], "-");
 	if (w->queue.count)
-		lat(c[C_QP99], hist_quantile(&w->queue, 0.99));
+		table_lat(c[C_QP99], hist_quantile(&w->queue, 0.99));
 	else
 		strcpy(c[C_QP99], "-");
 	if (w->has_slow)
-		lat(c[C_SLOWEST], w->slow.total_ns);
+		table_lat(c[C_SLOWEST], w->slow.total_ns);
 	else
 		strcpy(c[C_SLOWEST], "-");
 }

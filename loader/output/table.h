@@ -36,6 +36,10 @@ void table_sort(struct table_row *rows, int n, enum table_sort sort);
 /* The health line, the self-check's state and its mismatches, each
  * wrapped to width. */
 void table_header(FILE *f, const struct report *r, int width);
+/* ns with its unit and three significant digits: 850ns, 9.99us, 12.3ms,
+ * 340ms, 2.05s.  A value that rounds to 1000 goes to the next unit.  (The
+ * heatmap's row labels too.) */
+void table_lat(char out[TABLE_CELL_MAX], double ns);
 /* The column heads, then one line per row, then a line for each thing cut
  * to fit width. */
 void table_print_rows(FILE *f, const struct table_row *rows, int n, int width);

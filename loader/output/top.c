@@ -2,11 +2,14 @@
 /*
  * --top (top.h): the table's rows drawn full screen with curses.
  *
- * The report's arrays are the tracer's and change at the next snapshot,
- * while keys redraw between snapshots: so a frame keeps what it shows,
- * the rows (each owning its slowest op, table.h), the header's lines, and
- * every OSD's text output for a drill, rendered now.  That text is what
- * the text output prints every interval, so --top costs no more than it.
+ * The report's arrays are the tracer's and change at the next snapshot
+ * (the self-check reads the maps between two), while keys redraw between
+ * snapshots: so a frame keeps what it shows, the rows (each owning its
+ * slowest op, table.h), the header's lines, and a copy of the report's
+ * arrays (memcpy, no formatting), from which a drill renders its OSD's
+ * text when shown, once a snapshot: rendering every OSD's text at every
+ * snapshot, in case one is drilled into, cost more than the text output.
+ * The heatmap's rings (heatmap.h) take every row's buckets each snapshot.
  *
  * Terminal: a SIGWINCH handler of ours only raises a flag (ncurses then
  * installs none of its own); top_input(), after the loop's wait that the
@@ -22,18 +25,15 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "heatmap.h"
 #include "report/clusters.h"
+#include "report/names.h"
 #include "render.h"
 #include "table.h"
 #include "top.h"
 #include "top_view.h"
 
 #define TOP_ESCDELAY_MS	25	/* Esc alone vs. an arrow's sequence */
-
-struct osd_text {
-	int osd;		/* an OSD's key (report/clusters.h) */
-	char *text;		/* its text output, this snapshot's */
-};
 
 static struct {
 	bool on;
@@ -45,9 +45,12 @@ static struct {
 	__u8 sel_cls;		/* across snapshots and sorts */
 	char *head;		/* health and self-check lines */
 	char *foot;		/* "no op completed", "sampled: ..." */
-	struct osd_text *texts;
-	int ntexts;
+	struct report last;	/* the snapshot, its arrays in kept */
+	void *kept;		/* NULL: none yet, or memory was short */
+	char *text;		/* drill_osd's text of it, once shown */
 	int drill_osd;		/* the OSD shown while drilled in */
+	int heat_osd;		/* the OSD whose heatmap is shown */
+	struct heatmap heat;	/* every OSD's and class's last intervals */
 	int first;		/* the first row on screen */
 } T;
 
@@ -100,12 +103,21 @@ static void put_line(int y, const char *s, int i, int attr)
 	attroff(attr);
 }
 
+/* The drilled OSD's text output as render_text prints it with --osd,
+ * rendered from the kept snapshot the first time it is shown; NULL when
+ * that snapshot holds none of it. */
 static const char *drill_text(void)
 {
-	for (int i = 0; i < T.ntexts; i++)
-		if (T.texts[i].osd == T.drill_osd)
-			return T.texts[i].text;
-	return NULL;
+	struct report c = T.last;
+	void *kept;
+
+	if (T.text || !T.kept || T.drill_osd < 0)	/* osd.? names no one OSD */
+		return T.text;
+	kept = report_keep_osd(&c, osd_id_of(T.drill_osd));
+	if (kept && (c.n || c.nopc || c.nslow))
+		MEMPRINT(T.text, render_text(m_, &c, false, T.millis));
+	free(kept);
+	return T.text;
 }
 
 static void draw_title(void)
@@ -116,6 +128,10 @@ static void draw_title(void)
 		osd_label(name, T.drill_osd);
 		snprintf(t, sizeof(t), "osdhist --top: %s   up/down/PgUp/PgDn scroll, "
 			 "Esc back, q quit", name);
+	} else if (T.v.heat) {
+		osd_label(name, T.heat_osd);
+		snprintf(t, sizeof(t), "osdhist --top: %s %s heatmap   c class, Esc back, "
+			 "q quit", name, class_name[T.v.cls]);
 	} else {
 		snprintf(t, sizeof(t), "osdhist --top: sort %s   s sort, p p99, up/down "
 			 "select, Enter drill in, q quit", table_sort_name[T.v.sort]);
@@ -137,6 +153,21 @@ static void draw_drill(void)
 	}
 	for (int y = 1; y < LINES; y++)
 		put_line(y, s, T.v.scroll + y - 1, 0);
+}
+
+/* The heatmap's lines below the title: its own title, the grid as high
+ * as the screen leaves (HEAT_FRAME lines for the rest), the axis, the key. */
+#define HEAT_FRAME	5
+static void draw_heat(void)
+{
+	char name[OSD_LABEL_MAX], *s = NULL;
+
+	osd_label(name, T.heat_osd);
+	MEMPRINT(s, heatmap_print(m_, &T.heat, T.heat_osd, T.v.cls, name, COLS,
+				  LINES - HEAT_FRAME > 1 ? LINES - HEAT_FRAME : 1));
+	for (int y = 1; s && y < LINES; y++)
+		put_line(y, s, y - 1, 0);
+	free(s);
 }
 
 static void draw_table(void)
@@ -182,6 +213,8 @@ static void draw(void)
 	draw_title();
 	if (T.v.drill)
 		draw_drill();
+	else if (T.v.heat)
+		draw_heat();
 	else
 		draw_table();
 	refresh();
@@ -199,41 +232,24 @@ static void reselect(void)
 		T.sel_osd = T.rows[T.v.sel].osd, T.sel_cls = T.rows[T.v.sel].cls;
 }
 
-static void free_texts(void)
+/* The snapshot's arrays, copied: a drill renders from them later. */
+static void keep_report(const struct report *r)
 {
-	for (int i = 0; i < T.ntexts; i++)
-		free(T.texts[i].text);
-	free(T.texts);
-	T.texts = NULL;
-	T.ntexts = 0;
+	free(T.kept);
+	free(T.text);
+	T.text = NULL;
+	T.last = *r;
+	T.last.windows = NULL, T.last.nwindows = 0;	/* the text prints none */
+	T.kept = report_keep_osd(&T.last, REPORT_EVERY_OSD);
 }
 
-/* Every OSD of the rows, its text output as render_text prints it with
- * --osd: what Enter shows. */
-static void keep_texts(const struct report *r)
+/* Every row's buckets, the newest interval of its OSD's and class's ring. */
+static void keep_heat(const struct report *r)
 {
-	free_texts();
-	T.texts = calloc(T.nrows ? T.nrows : 1, sizeof(*T.texts));
-	if (!T.texts)
-		return;
-	for (int i = 0; i < T.nrows; i++) {
-		int osd = T.rows[i].osd;
-		struct report c = *r;
-		void *kept;
-		bool seen = false;
-
-		for (int k = 0; k < T.ntexts && !seen; k++)
-			seen = T.texts[k].osd == osd;
-		if (seen || osd < 0)	/* osd.? and osd.dup name no one OSD */
-			continue;
-		kept = report_keep_osd(&c, osd_id_of(osd));
-		if (!kept)
-			continue;
-		T.texts[T.ntexts].osd = osd;
-		MEMPRINT(T.texts[T.ntexts].text, render_text(m_, &c, false, T.millis));
-		T.ntexts++;
-		free(kept);
-	}
+	heatmap_next(&T.heat, r->time, r->interval);
+	for (int i = 0; i < T.nrows; i++)
+		if (heatmap_set(&T.heat, T.rows[i].osd, T.rows[i].cls, &T.rows[i].total) < 0)
+			break;	/* memory short: those rows' intervals stay empty */
 }
 
 void top_frame(const struct report *r)
@@ -262,7 +278,8 @@ void top_frame(const struct report *r)
 			fprintf(m_, "sampled: ops that started in %.2f s of these %.2f s; "
 				"ops and ops/s count those only\n", r->traced, r->interval);
 	});
-	keep_texts(r);
+	keep_report(r);
+	keep_heat(r);
 	clearok(curscr, TRUE);	/* wipe whatever stderr wrote meanwhile */
 	draw();
 }
@@ -277,6 +294,8 @@ static int key_of(int c, enum top_key *k)
 	case KEY_PPAGE: *k = TOP_PAGE_UP; return 1;
 	case KEY_NPAGE: case ' ': *k = TOP_PAGE_DOWN; return 1;
 	case '\n': case '\r': case KEY_ENTER: *k = TOP_ENTER; return 1;
+	case 'h': *k = TOP_HEAT; return 1;
+	case 'c': *k = TOP_CLASS_NEXT; return 1;
 	case 27: case KEY_BACKSPACE: case 127: case '\b': case KEY_LEFT:
 		*k = TOP_BACK;
 		return 1;
@@ -306,8 +325,14 @@ bool top_input(void)
 	while ((c = getch()) != ERR) {
 		if (!key_of(c, &k))
 			continue;
-		if (k == TOP_ENTER && !T.v.drill && T.nrows)
+		if (k == TOP_ENTER && !T.v.drill && !T.v.heat && T.nrows &&
+		    T.drill_osd != T.rows[T.v.sel].osd) {
 			T.drill_osd = T.rows[T.v.sel].osd;
+			free(T.text);
+			T.text = NULL;
+		}
+		if (k == TOP_HEAT && !T.v.drill && !T.v.heat && T.nrows)
+			T.heat_osd = T.rows[T.v.sel].osd, T.v.cls = T.rows[T.v.sel].cls;
 		redraw |= top_view_key(&T.v, k);
 		if (T.nrows)
 			T.sel_osd = T.rows[T.v.sel].osd, T.sel_cls = T.rows[T.v.sel].cls;
@@ -347,6 +372,7 @@ int top_start(enum table_sort sort, bool millis)
 	T.v = (struct top_view){ .sort = sort, .page = 1 };
 	T.millis = millis;
 	T.sel_osd = -1;
+	T.drill_osd = OSD_NONE;
 	T.foot = strdup("waiting for the first snapshot\n");
 	draw();
 	return 0;
@@ -361,6 +387,8 @@ void top_end(void)
 	free(T.rows);
 	free(T.head);
 	free(T.foot);
-	free_texts();
-	T.rows = NULL, T.head = T.foot = NULL;
+	free(T.kept);
+	free(T.text);
+	heatmap_free(&T.heat);
+	T.rows = NULL, T.head = T.foot = T.text = NULL, T.kept = NULL;
 }

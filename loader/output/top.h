@@ -6,8 +6,9 @@
  * every snapshot and every key, like top(1).  Keys: s cycles the sort
  * (osd, p99, ops, failed), p sorts by p99, up and down select a row,
  * Enter shows that OSD's text output (histograms, op types, slowest ops),
- * Esc or Backspace goes back, q quits.  Reads no map: it draws what the
- * snapshot already holds. */
+ * h that row's latency heatmap (c cycles its class), Esc or Backspace
+ * goes back, q quits.  Reads no map: it draws what the snapshot already
+ * holds. */
 #include <stdbool.h>
 #include "report/report.h"
 #include "render.h"
@@ -15,8 +16,8 @@
 /* Takes the terminal (stdin and stdout must be one; main checks).
  * Returns 0, or -ENOTTY when curses cannot (one line said on stderr). */
 int top_start(enum table_sort sort, bool millis);
-/* A snapshot: keeps copies of its rows, header and every OSD's text (the
- * report's arrays are the tracer's), then redraws. */
+/* A snapshot: keeps copies of its rows, header and arrays (the report's
+ * are the tracer's) and adds its interval to the heatmap, then redraws. */
 void top_frame(const struct report *r);
 /* After the loop's wait: reads the keys waiting on stdin and a resize,
  * redraws if they changed anything.  Returns whether q was pressed. */

@@ -16,9 +16,12 @@ void top_view_clamp(struct top_view *v)
 	v->scroll = within(v->scroll, 0, v->nlines > v->page ? v->nlines - v->page : 0);
 }
 
-/* Up and down move the selection in the table, the text in a drill. */
+/* Up and down move the selection in the table, the text in a drill;
+ * nothing in a heatmap (its OSD stays the one chosen). */
 static void move(struct top_view *v, int by)
 {
+	if (v->heat)
+		return;
 	if (v->drill)
 		v->scroll += by;
 	else
@@ -41,11 +44,19 @@ bool top_view_key(struct top_view *v, enum top_key k)
 	case TOP_PAGE_UP: move(v, -v->page); break;
 	case TOP_PAGE_DOWN: move(v, v->page); break;
 	case TOP_ENTER:
-		if (!v->drill && v->nrows > 0)
+		if (!v->drill && !v->heat && v->nrows > 0)
 			v->drill = true, v->scroll = 0;
 		break;
+	case TOP_HEAT:
+		if (!v->drill && v->nrows > 0)
+			v->heat = true;
+		break;
+	case TOP_CLASS_NEXT:
+		if (v->heat)
+			v->cls = (v->cls + 1) % NR_CLASSES;
+		break;
 	case TOP_BACK:
-		v->drill = false;
+		v->drill = v->heat = false;
 		break;
 	case TOP_QUIT:
 		v->quit = true;
@@ -53,5 +64,6 @@ bool top_view_key(struct top_view *v, enum top_key k)
 	}
 	top_view_clamp(v);
 	return v->sort != was.sort || v->sel != was.sel || v->drill != was.drill ||
-	       v->scroll != was.scroll || v->quit != was.quit;
+	       v->scroll != was.scroll || v->quit != was.quit || v->heat != was.heat ||
+	       v->cls != was.cls;
 }

@@ -55,20 +55,21 @@ void *report_keep_osd(struct report *r, int osd)
 	struct opcode_delta *opc = (void *)(buf + nw + ns);
 	struct verify_report *v = (void *)(buf + nw + ns + no);
 	int n = 0, nopc = 0, nv = 0, nslow = 0;
+	bool all = osd == REPORT_EVERY_OSD;
 
 	if (!buf)
 		return NULL;
 	for (int i = 0; i < r->n; i++)
-		if (osd_id_of(r->s[i].osd) == osd)
+		if (all || osd_id_of(r->s[i].osd) == osd)
 			s[n++] = r->s[i];
 	for (int i = 0; i < r->nopc; i++)
-		if (osd_id_of(r->opc[i].osd) == osd)
+		if (all || osd_id_of(r->opc[i].osd) == osd)
 			opc[nopc++] = r->opc[i];
 	for (int i = 0; i < r->nverify; i++)
-		if (osd_id_of(r->verify[i].osd) == osd)
+		if (all || osd_id_of(r->verify[i].osd) == osd)
 			v[nv++] = r->verify[i];
 	for (int i = 0; i < r->nslow; i++)
-		if (osd_id_of(r->slow[i].osd) == osd)
+		if (all || osd_id_of(r->slow[i].osd) == osd)
 			w[nslow++] = r->slow[i];
 	r->slow = w, r->nslow = nslow;
 	r->s = s, r->n = n;

@@ -156,5 +156,8 @@ void osd_label(char out[OSD_LABEL_MAX], int osd);
  * they are the tracer's, for the next snapshot.  A NULL verify (--no-verify)
  * stays NULL. */
 void *report_keep_osd(struct report *r, int osd);
+/* ... with osd REPORT_EVERY_OSD: every series, op code, verify line and
+ * slowest op, a copy that outlives the tracer's next snapshot (--top). */
+#define REPORT_EVERY_OSD	(-1000)	/* no OSD id, no osd_id.h name */
 
 #endif

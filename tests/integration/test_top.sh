@@ -1,17 +1,19 @@
 #!/bin/bash
 # --top (issue 40) in a real terminal: tmux runs `osdhist --top 1` in a
-# detached session of fixed size against a throwaway cluster of 4 OSDs
-# under rados bench.  On the captured screen: every OSD's row, with ops
-# that move from a capture to a later one; after `p` the rows by p99;
-# Enter shows the selected OSD's text output (its "osd.N CLASS total:"
-# lines) and Esc brings the table back.  The terminal is given back after
+# detached session of fixed size against a throwaway cluster of 12 OSDs
+# under rados bench.  On the captured screen: every OSD's row, and every
+# OSD's ops moving from a capture to a later one; after `p` the rows by
+# p99; Enter shows the selected OSD's text output (its "osd.N CLASS
+# total:" lines) and Esc brings the table back; h shows that OSD's latency
+# heatmap, whose columns grow with the snapshots, c moves to the next
+# class, Esc back to the table.  The terminal is given back after
 # q and after SIGTERM: osdhist exits 0, the pane has left the alternate
 # screen and shows its cursor again.  No timing is asserted: every wait
 # is for a screen, with a generous timeout.
 . "$(dirname "$0")/../lib.sh"
 
 OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
-N=4
+N=12
 if ! command -v tmux >/dev/null; then
 	fail "tmux is missing: apt-get install tmux (scripts/setup.sh installs it)"
 	finish
@@ -21,7 +23,7 @@ TM=(tmux -L "osdhist-top-$$" -f /dev/null)
 lib_on_exit "tmux -L osdhist-top-$$ kill-server"
 
 FIRST=$(random_first_id $N) || { fail "no free OSD ids"; finish; }
-cluster_up --osds $N --first-id "$FIRST" --pg 32 --timeout 240 || { fail "cluster start"; finish; }
+cluster_up --osds $N --first-id "$FIRST" --pg 64 --timeout 240 || { fail "cluster start"; finish; }
 echo "# OSD ids: $OSD_IDS"
 
 # osdhist shows every ceph-osd of the host: room for every row of every
@@ -68,12 +70,12 @@ ours=$(printf '"osd.%s",' $OSD_IDS)
 every="all(o in {r[0] for r in s['rows']} for o in [${ours%,}])"
 check "the screen shows a row of every OSD (${OSD_IDS// /, })" wait_screen a "$every"
 check "in the alternate screen meanwhile" test "$(pane '#{alternate_on}')" = 1
-# ops of our OSDs as one string: another capture, other counts
-ops() { python3 -c "import json,sys; s=json.load(open(sys.argv[1]));
-print(sorted(r[:3] for r in s['rows'] if r[0] in [${ours%,}]))" "$WORK/$1.json"; }
-A=$(ops a)
-check "the counts move: a later screen has other ops" \
-	wait_screen b "$every and str(sorted(r[:3] for r in s['rows'] if r[0] in [${ours%,}])) != '''$A'''"
+# each of our OSDs' ops (its rows summed): on a later capture, every one
+# has other counts (a snapshot a second, the rows redrawn in place)
+opsof="{o: sum(r[2] for r in s['rows'] if r[0] == o) for o in [${ours%,}]}"
+A=$(python3 -c "import json; s=json.load(open('$WORK/a.json')); print(json.dumps($opsof))")
+check "the counts move: a later screen where every OSD's ops differ from the first's" \
+	wait_screen b "$every and all(v != ${A}[o] for o, v in ($opsof).items())"
 
 "${TM[@]}" send-keys -t top p
 check "p: the title says sort p99" wait_screen p "'sort p99' in s['title']"
@@ -91,6 +93,21 @@ sys.exit(0 if all(l.startswith('$D ') for l in s['drill_lines']) else 1)"
 "${TM[@]}" send-keys -t top Escape
 check "Esc: the table again, rows by p99" \
 	wait_screen back "not s['drill'] and 'sort p99' in s['title'] and len(s['rows']) >= $N"
+
+"${TM[@]}" send-keys -t top h
+check "h: the selected row's heatmap, its OSD the one drilled into ($D), cells shaded" \
+	wait_screen heat "s['heat'] and s['heat'][0] == '$D' and s['heat_cols'] >= 1 and s['heat_cells'] >= 1"
+read -r HC HK < <(python3 -c "import json; s=json.load(open('$WORK/heat.json')); print(s['heat_cols'], s['heat'][1])")
+echo "# the heatmap of $D $HK, $HC intervals:"; sed -n '2,$p' "$WORK/heat" | grep . | head -30 | sed 's/^/#   /'
+check "the heatmap lives: more intervals on a later screen than $HC" \
+	wait_screen heat2 "s['heat'] and s['heat_cols'] > $HC"
+classes=(read write rw error pg subop)
+for i in "${!classes[@]}"; do [ "${classes[$i]}" = "$HK" ] && NEXT=${classes[$(( (i + 1) % 6 ))]}; done
+"${TM[@]}" send-keys -t top c
+check "c: the next class's heatmap ($HK -> $NEXT), same OSD" \
+	wait_screen heat3 "s['heat'] == ['$D', '$NEXT']"
+"${TM[@]}" send-keys -t top Escape
+check "Esc: the table again" wait_screen back2 "not s['heat'] and len(s['rows']) >= $N"
 
 "${TM[@]}" send-keys -t top q
 check "q: osdhist ends" wait_dead

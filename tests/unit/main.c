@@ -31,5 +31,6 @@ int main(void)
 	failed += run_claims_tests();
 	failed += run_table_tests();
 	failed += run_top_view_tests();
+	failed += run_heatmap_tests();
 	return failed ? 1 : 0;
 }

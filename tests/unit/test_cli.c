@@ -140,6 +140,37 @@ static void table_options(void **state)
 	}
 }
 
+/* --heatmap CLASS: a class by its name, with --osd, no other output. */
+static void heatmap_option(void **state)
+{
+	const char *ok[] = { "osdhist", "--osd", "3", "--heatmap", "subop" };
+	const char *bad[][5] = {
+		{ "osdhist", "--heatmap", "write", NULL, NULL },	/* no --osd */
+		{ "osdhist", "--osd", "3", "--heatmap", "writes" },
+		{ "osdhist", "--osd", "3", "--heatmap", "" },
+		{ "osdhist", "--osd=3", "--heatmap=write", "--top", NULL },
+		{ "osdhist", "--osd=3", "--heatmap=write", "-j", NULL },
+		{ "osdhist", "--osd=3", "--heatmap=write", "--table", NULL },
+		{ "osdhist", "--osd=3", "--heatmap=write", "--text", NULL },
+		{ "osdhist", "--osd=3", "--sort=p99", "--heatmap=write", NULL },
+	};
+	struct options o;
+	(void)state;
+
+	assert_int_equal(parse(&o, 1, ok), 0);
+	assert_int_equal(o.heatmap, -1);	/* off by default */
+	assert_int_equal(parse(&o, 5, ok), 0);
+	assert_int_equal(o.heatmap, CLASS_SUBOP);
+	assert_int_equal(o.osd, 3);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int n = 0;
+
+		while (n < 5 && bad[i][n])
+			n++;
+		assert_int_equal(parse(&o, n, bad[i]), -EINVAL);
+	}
+}
+
 /* --help: the three groups in order, each option under its own. */
 static void help_grouped(void **state)
 {
@@ -173,6 +204,7 @@ int run_cli_tests(void)
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(help_exits_zero),
 		cmocka_unit_test(short_json),
+		cmocka_unit_test(heatmap_option),
 		cmocka_unit_test(help_grouped),
 		cmocka_unit_test(table_options),
 	};

@@ -79,6 +79,20 @@ static void keep_osd_keeps_every_list(void **state)
 	assert_non_null(r.verify);	/* checked, none of osd.5: not "off" */
 	free(kept);
 
+	make(&r);	/* --top's copy: every OSD's, in order, the arrays apart */
+	kept = report_keep_osd(&r, REPORT_EVERY_OSD);
+	assert_non_null(kept);
+	assert_int_equal(r.n, 4);
+	assert_int_equal(r.nopc, 4);
+	assert_int_equal(r.nverify, 4);
+	assert_ptr_not_equal(r.s, s);
+	for (int i = 0; i < 4; i++) {
+		assert_memory_equal(&r.s[i], &s[i], sizeof(s[i]));
+		assert_memory_equal(&r.opc[i], &opc[i], sizeof(opc[i]));
+		assert_memory_equal(&r.verify[i], &v[i], sizeof(v[i]));
+	}
+	free(kept);
+
 	make(&r);
 	r.verify = NULL, r.nverify = 0;	/* --no-verify: still off after --osd */
 	kept = report_keep_osd(&r, 7);

@@ -83,12 +83,47 @@ static void drill_and_back(void **state)
 	assert_true(v.quit);
 }
 
+/* h: the selected row's heatmap, of the class top.c set; c cycles the
+ * six classes; up/down move nothing there; Enter does not drill from it;
+ * Esc comes back to the same row. */
+static void heatmap_and_back(void **state)
+{
+	struct top_view v = { .nrows = 3, .sel = 2, .page = 5 };
+	(void)state;
+
+	v.cls = CLASS_SUBOP;
+	assert_true(top_view_key(&v, TOP_HEAT));
+	assert_true(v.heat);
+	assert_false(top_view_key(&v, TOP_HEAT));	/* in already */
+	assert_true(top_view_key(&v, TOP_CLASS_NEXT));
+	assert_int_equal(v.cls, (CLASS_SUBOP + 1) % NR_CLASSES);
+	for (int i = 0; i < NR_CLASSES - 1; i++)
+		assert_true(top_view_key(&v, TOP_CLASS_NEXT));
+	assert_int_equal(v.cls, CLASS_SUBOP);		/* round again */
+	assert_false(top_view_key(&v, TOP_UP));
+	assert_false(top_view_key(&v, TOP_PAGE_DOWN));
+	assert_int_equal(v.sel, 2);
+	assert_false(top_view_key(&v, TOP_ENTER));
+	assert_false(v.drill);
+	assert_true(top_view_key(&v, TOP_BACK));
+	assert_false(v.heat);
+	assert_int_equal(v.sel, 2);
+	assert_false(top_view_key(&v, TOP_CLASS_NEXT));	/* the table: no class */
+	/* from a drill, or without rows: no heatmap */
+	assert_true(top_view_key(&v, TOP_ENTER));
+	assert_false(top_view_key(&v, TOP_HEAT));
+	assert_false(v.heat);
+	v = (struct top_view){ .page = 1 };
+	assert_false(top_view_key(&v, TOP_HEAT));
+}
+
 int run_top_view_tests(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sort_keys),
 		cmocka_unit_test(selection_bounds),
 		cmocka_unit_test(drill_and_back),
+		cmocka_unit_test(heatmap_and_back),
 	};
 
 	return cmocka_run_group_tests_name("top_view", tests, NULL, NULL);

@@ -30,6 +30,7 @@ int run_job_tests(void);
 int run_claims_tests(void);
 int run_table_tests(void);
 int run_top_view_tests(void);
+int run_heatmap_tests(void);
 
 struct report;
 /* r as render_text ('t'; 'T': with -T and -m), render_json ('j'),
