@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the programs read differently on x86-64 and on arm64 (issue 42):
+ * the register file and where an argument arrives.  Everything else in
+ * bpf/ is the same on both (little-endian, 64-bit, offsets from the row).
+ *
+ * vmlinux.h is dumped from the build host's BTF, an x86-64 kernel's: it
+ * has x86's struct pt_regs and no struct user_pt_regs, which libbpf's
+ * PT_REGS_* macros cast the context to under __TARGET_ARCH_arm64.  It is
+ * declared here, as arm64's UAPI has it (arch/arm64/include/uapi/asm/
+ * ptrace.h), without preserve_access_index: the offsets are fixed by the
+ * UAPI, so the loads are plain context reads that need no BTF of an arm64
+ * kernel.  The unit test arm64_regs checks these offsets against the
+ * arm64 kernel headers' own struct.
+ */
+#ifndef OSDHIST_ARCH_BPF_H
+#define OSDHIST_ARCH_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_tracing.h>
+
+#if defined(__TARGET_ARCH_arm64)
+
+struct user_pt_regs {
+	__u64 regs[31];		/* x0..x30 */
+	__u64 sp;
+	__u64 pc;
+	__u64 pstate;
+};
+
+/*
+ * OSD::enqueue_op(spg_t pgid, OpRequestRef&& op, unsigned owner_cost).
+ * AAPCS64 passes a composite larger than 16 bytes (spg_t: 24) as the
+ * address of a copy the caller made, in the next register: x1 points at
+ * the spg_t, the OpRequestRef* is x2 (seen in Debian's 16.2.15 arm64
+ * build: `mov x19, x2; ldr x4, [x19]` then the OpRequest's fields).
+ * sp_spg is then the offset into that copy, not into the stack.
+ */
+#define ENQ_OPREF(ctx)	((void **)PT_REGS_PARM3(ctx))
+#define ENQ_SPG(ctx)	((__u64)PT_REGS_PARM2(ctx))
+
+#elif defined(__TARGET_ARCH_x86)
+
+/*
+ * SysV x86-64: a trivially copyable spg_t of 24 bytes goes on the stack
+ * (class MEMORY), so the OpRequestRef* is the next register argument,
+ * %rsi; sp_spg is the offset from the entry %rsp (the return address at
+ * +0).
+ */
+#define ENQ_OPREF(ctx)	((void **)PT_REGS_PARM2(ctx))
+#define ENQ_SPG(ctx)	((__u64)PT_REGS_SP(ctx))
+
+#else
+#error "bpf/: build with -D__TARGET_ARCH_x86 or -D__TARGET_ARCH_arm64"
+#endif
+
+/*
+ * submit_transaction's OpRequestRef* is past the register arguments on
+ * both: the entry stack pointer plus sp_submit_op.  On x86-64 that
+ * counts the return address (+0) and six register arguments; on arm64
+ * the return address is in x30, eight arguments go in x0..x7 and the
+ * first stack argument is at sp + 0 (16.2.15: client_op at entry sp + 32,
+ * read as [sp, #1024] after a 992-byte frame).
+ */
+#define STACK_ARGS(ctx)	((__u64)PT_REGS_SP(ctx))
+
+#endif /* OSDHIST_ARCH_BPF_H */
