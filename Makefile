@@ -22,11 +22,11 @@ CFLAGS   ?= -O2 -g
 # vmlinux.h stay the host's.  Only the static binary (and its packages) is
 # built for arm64: the tests, the fuzzers and the bench run the host's.
 ARCH     ?= x86
+ARM64_CC ?= aarch64-linux-gnu-gcc
 ifneq ($(filter $(ARCH),arm64 aarch64),)
 ARCH     := arm64
 TRIPLET  := aarch64-linux-gnu
-CROSS_CC ?= $(TRIPLET)-gcc
-CC       := $(CROSS_CC)
+CC       := $(ARM64_CC)
 PKG_CONFIG := $(TRIPLET)-pkg-config
 # the Debian packages that give CC and PKG_CONFIG; a library's is NAME:arm64
 CC_PKG   := gcc-$(TRIPLET)
@@ -186,6 +186,18 @@ $(OUT)/unit_tests: $(UNIT_SRCS) $(wildcard tests/unit/*.h) $(LIB_OBJS)
 # (tests/integration/test_stack.sh)
 $(OUT)/stack_depth: tests/stack/stack_depth.c $(OUT)/osdhist.skel.h | build-deps
 	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $< $(LDLIBS) -o $@
+
+# The arm64 BPF object before this (x86-64) kernel's verifier, through
+# arm64's skeleton, and the x86 object as the control; arm64's register
+# file as bpf/ reads it against the arm64 kernel headers', cross-built,
+# run under qemu (tests/integration/test_arm64_bpf.sh).
+$(OUT)/arm64_verify: tests/verifier/verify_arch.c $(OUT)/arm64/osdhist.skel.h | build-deps
+	$(CC) -I$(OUT)/arm64 $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $< $(LDLIBS) -o $@
+$(OUT)/x86_verify: tests/verifier/verify_arch.c $(OUT)/osdhist.skel.h | build-deps
+	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $< $(LDLIBS) -o $@
+$(OUT)/arm64/arm64_regs: tests/verifier/arm64_regs.c bpf/arm64_regs.h | $(OUT)
+	@mkdir -p $(@D)
+	$(ARM64_CC) -static $(BASE_CFLAGS) -std=c11 -Wall -Wextra -Werror -Ibpf $< -o $@
 
 # --- make static: build/osdhist-static, one binary for every glibc --------
 # Linked -static-pie (PIE and ASLR kept, no interpreter, no NEEDED): the

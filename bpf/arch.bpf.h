@@ -10,8 +10,8 @@
  * declared here, as arm64's UAPI has it (arch/arm64/include/uapi/asm/
  * ptrace.h), without preserve_access_index: the offsets are fixed by the
  * UAPI, so the loads are plain context reads that need no BTF of an arm64
- * kernel.  The unit test arm64_regs checks these offsets against the
- * arm64 kernel headers' own struct.
+ * kernel.  tests/verifier/arm64_regs.c holds it against the arm64 kernel
+ * headers' struct, and test_arm64_bpf.sh the object's context reads.
  */
 #ifndef OSDHIST_ARCH_BPF_H
 #define OSDHIST_ARCH_BPF_H
@@ -21,12 +21,7 @@
 
 #if defined(__TARGET_ARCH_arm64)
 
-struct user_pt_regs {
-	__u64 regs[31];		/* x0..x30 */
-	__u64 sp;
-	__u64 pc;
-	__u64 pstate;
-};
+#include "arm64_regs.h"
 
 /*
  * OSD::enqueue_op(spg_t pgid, OpRequestRef&& op, unsigned owner_cost).
