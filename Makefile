@@ -21,7 +21,9 @@ CFLAGS   ?= -O2 -g
 # object is built for arm64's pt_regs (bpf/arch.bpf.h); clang, bpftool and
 # vmlinux.h stay the host's.  Only the static binary (and its packages) is
 # built for arm64: the tests, the fuzzers and the bench run the host's.
-ARCH     ?= x86
+# The default is the host's own: on an arm64 host a plain build would
+# otherwise pair an arm64 loader with x86's BPF object.
+ARCH     ?= $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x86)
 ARM64_CC ?= aarch64-linux-gnu-gcc
 ifneq ($(filter $(ARCH),arm64 aarch64),)
 ARCH     := arm64
@@ -33,11 +35,14 @@ CC_PKG   := gcc-$(TRIPLET)
 PC_PKG   := pkgconf:arm64
 DEB_SUFFIX := :arm64
 ARCH_OUT := build/arm64
-ARCH_OK_GOALS := static static-deps rpm clean build/arm64/osdhist-static \
+ARCH_OK_GOALS := static static-deps rpm install clean build/arm64/osdhist-static \
 	build/arm64/osdhist.bpf.o build/arm64/osdhist.skel.h
+# what `make install` installs: the static binary, the one arm64 build
+INSTALL_BIN ?= $(ARCH_OUT)/osdhist-static
 ifneq ($(filter-out $(ARCH_OK_GOALS),$(or $(MAKECMDGOALS),all)),)
-$(error ARCH=arm64 builds only 'make static' (and 'make rpm'): $(filter-out \
-	$(ARCH_OK_GOALS),$(or $(MAKECMDGOALS),all)) is built for the host, without ARCH)
+$(error for arm64 (ARCH=arm64) osdhist builds only 'make static' and 'make rpm' \
+	so far, not '$(filter-out $(ARCH_OK_GOALS),$(or $(MAKECMDGOALS),all))': build that \
+	on an x86-64 host, with ARCH=x86)
 endif
 else ifneq ($(filter $(ARCH),x86 x86_64 amd64),)
 ARCH     := x86
@@ -300,12 +305,17 @@ $(STATIC): $(ST_OBJS)
 # The RPM (dist/osdhist.spec): the static binary and the files the .deb
 # holds, at the same paths, built with Debian's rpmbuild in this tree.
 RPM_VERSION = $(shell dpkg-parsechangelog -S Version)
+# ARCH=arm64: the aarch64 package (rpmbuild --target; the spec's %build
+# runs make static ARCH=arm64), into build/arm64/.
+RPM_ARCH = $(if $(TRIPLET),aarch64,x86_64)
 rpm: $(STATIC)
 	@command -v rpmbuild >/dev/null || { echo "make rpm: rpmbuild missing:" \
 		"apt-get install rpm (or run 'sudo scripts/setup.sh')" >&2; exit 1; }
 	rpmbuild -bb --build-in-place --define "_topdir $(CURDIR)/$(OUT)/rpm" \
+		$(if $(TRIPLET),--target $(RPM_ARCH) --define "__strip $(TRIPLET)-strip" \
+			--define "__objdump $(TRIPLET)-objdump") \
 		--define "osdhist_version $(RPM_VERSION)" dist/osdhist.spec
-	cp $(OUT)/rpm/RPMS/x86_64/osdhist-$(RPM_VERSION)-*.x86_64.rpm $(OUT)/
+	cp $(OUT)/rpm/RPMS/$(RPM_ARCH)/osdhist-$(RPM_VERSION)-*.$(RPM_ARCH).rpm $(ARCH_OUT)/
 
 # The OCI image (docs/deploy.md): the static binary alone, as /osdhist,
 # in an OCI archive that skopeo, podman and containerd load; built with

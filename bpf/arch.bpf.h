@@ -4,14 +4,16 @@
  * the register file and where an argument arrives.  Everything else in
  * bpf/ is the same on both (little-endian, 64-bit, offsets from the row).
  *
- * vmlinux.h is dumped from the build host's BTF, an x86-64 kernel's: it
- * has x86's struct pt_regs and no struct user_pt_regs, which libbpf's
- * PT_REGS_* macros cast the context to under __TARGET_ARCH_arm64.  It is
- * declared here, as arm64's UAPI has it (arch/arm64/include/uapi/asm/
- * ptrace.h), without preserve_access_index: the offsets are fixed by the
- * UAPI, so the loads are plain context reads that need no BTF of an arm64
- * kernel.  tests/verifier/arm64_regs.c holds it against the arm64 kernel
- * headers' struct, and test_arm64_bpf.sh the object's context reads.
+ * vmlinux.h is dumped from the build host's BTF: on an x86-64 host it has
+ * x86's struct pt_regs and no struct user_pt_regs, which libbpf's PT_REGS_*
+ * macros cast the context to under __TARGET_ARCH_arm64.  arm64_regs.h
+ * declares it as arm64's UAPI has it, under our own name (an arm64 host's
+ * vmlinux.h has the kernel's), and the cast is pointed at it: libbpf's
+ * PT_REGS_* expand __PT_REGS_CAST where they are used.  No
+ * preserve_access_index: the offsets are fixed by the UAPI, so the loads
+ * are plain context reads that need no BTF of an arm64 kernel.
+ * tests/verifier/arm64_regs.c holds the struct against the arm64 kernel
+ * headers' own, and test_arm64_bpf.sh the object's context reads.
  */
 #ifndef OSDHIST_ARCH_BPF_H
 #define OSDHIST_ARCH_BPF_H
@@ -22,6 +24,9 @@
 #if defined(__TARGET_ARCH_arm64)
 
 #include "arm64_regs.h"
+
+#undef __PT_REGS_CAST
+#define __PT_REGS_CAST(x) ((const struct osdhist_arm64_regs *)(x))
 
 /*
  * OSD::enqueue_op(spg_t pgid, OpRequestRef&& op, unsigned owner_cost).

@@ -13,7 +13,6 @@
 #include <asm/ptrace.h>
 #include <linux/types.h>
 
-#define OSDHIST_ARM64_REGS osdhist_arm64_regs
 #include "arm64_regs.h"
 
 #ifndef __aarch64__
