@@ -77,13 +77,19 @@ fi
 
 # --- Debian's arm64 ceph-osd of three releases
 if $ARM64_DERIVATION; then
-	for rel in pacific:16.2.15 reef:18.2.7 tentacle:20.2.4; do
-		ceph=${rel#*:} rel=${rel%%:*}
+	# 16.2.15, 18.2.7, 20.2.4 when written; the Ceph version is what the
+	# script unpacked (ROOT/../VERSION: "ceph-osd VERSION")
+	for rel in pacific reef tentacle; do
+		# the root is its last line of output
 		if ! root=$("$LIB_ROOT/scripts/arm64_osds.sh" "$rel" 2>"$B/osds-$rel.err"); then
 			fail "$rel: scripts/arm64_osds.sh $rel failed"
 			tail -5 "$B/osds-$rel.err" | sed 's/^/    /'
 			continue
 		fi
+		root=$(tail -n 1 <<<"$root")
+		ceph=$(sed -n 's/^ceph-osd \([0-9.]*\).*/\1/p' "$(dirname "$root")/VERSION" 2>/dev/null)
+		check "$rel: scripts/arm64_osds.sh says which ceph-osd it unpacked (${ceph:-none})" \
+			[ -n "$ceph" ]
 		osd=$root/usr/bin/ceph-osd
 		check "$rel: $osd is an AArch64 ELF" grep -q 'ARM aarch64' <<<"$(file -b "$osd")"
 		a64=$($QEMU "$BIN" -v --inspect "$osd" 2>&1); rc=$?
