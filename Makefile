@@ -189,16 +189,16 @@ $(OUT)/unit_tests: $(UNIT_SRCS) $(wildcard tests/unit/*.h) $(LIB_OBJS)
 
 # The verifier's stack depth of every program in every variant
 # (tests/integration/test_stack.sh)
-$(OUT)/stack_depth: tests/stack/stack_depth.c $(OUT)/osdhist.skel.h | build-deps
+$(OUT)/stack_depth: tests/stack/stack_depth.c tests/stack/variants.h $(OUT)/osdhist.skel.h | build-deps
 	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $< $(LDLIBS) -o $@
 
 # The arm64 BPF object before this (x86-64) kernel's verifier, through
 # arm64's skeleton, and the x86 object as the control; arm64's register
 # file as bpf/ reads it against the arm64 kernel headers', cross-built,
 # run under qemu (tests/integration/test_arm64_bpf.sh).
-$(OUT)/arm64_verify: tests/verifier/verify_arch.c $(OUT)/arm64/osdhist.skel.h | build-deps
+$(OUT)/arm64_verify: tests/verifier/verify_arch.c tests/stack/variants.h $(OUT)/arm64/osdhist.skel.h | build-deps
 	$(CC) -I$(OUT)/arm64 $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $< $(LDLIBS) -o $@
-$(OUT)/x86_verify: tests/verifier/verify_arch.c $(OUT)/osdhist.skel.h | build-deps
+$(OUT)/x86_verify: tests/verifier/verify_arch.c tests/stack/variants.h $(OUT)/osdhist.skel.h | build-deps
 	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $< $(LDLIBS) -o $@
 $(OUT)/arm64/arm64_regs: tests/verifier/arm64_regs.c bpf/arm64_regs.h | $(OUT)
 	@mkdir -p $(@D)

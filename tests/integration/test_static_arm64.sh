@@ -15,6 +15,7 @@
 # is off, and says so: ARM64_DERIVATION below is the switch.
 # packages: scripts/setup.sh static-arm64, rpm rpmlint dpkg-dev debhelper lintian file binutils
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../pkgcheck.sh"
 
 # true once the AArch64 derivation (issue 42's other half) is merged
 ARM64_DERIVATION=false
@@ -30,22 +31,13 @@ if ! "$LIB_ROOT/scripts/setup.sh" static-arm64 >"$B/setup.log" 2>&1; then
 	finish
 fi
 
-t0=$SECONDS
-make -C "$LIB_ROOT" static ARCH=arm64 MHD_CACHE="$MHD_CACHE" >"$B/make.log" 2>&1
-rc=$?
-grep '^make static: ' "$B/make.log" | sed 's/^/# /'
-check_eq "make static ARCH=arm64: exit 0 ($((SECONDS - t0)) s)" "$rc" 0
-[ "$rc" = 0 ] || tail -20 "$B/make.log" | sed 's/^/    /'
-check "it made build/arm64/osdhist-static" [ -x "$BIN" ]
-[ -x "$BIN" ] || finish
+make_static "$BIN" "$B/make.log" ARCH=arm64 || finish
 desc=$(file -b "$BIN")
 check "'file' says ARM aarch64, static-pie linked ($(cut -d, -f1-5 <<<"$desc"))" \
 	bash -c 'grep -q "ARM aarch64" <<<"$1" && grep -q "static-pie linked" <<<"$1"' _ "$desc"
 check_eq "readelf: Machine AArch64, type DYN (a PIE)" \
 	"$(readelf -hW "$BIN" | sed -n 's/^ *\(Machine\|Type\): *\([^ ]*\).*/\2/p' | tr '\n' ' ')" "DYN AArch64 "
-check "no program interpreter, no NEEDED library (readelf)" \
-	bash -c "! readelf -lW '$BIN' | grep -q 'Requesting program interpreter' &&
-		! readelf -dW '$BIN' | grep -q NEEDED"
+check_no_libs "$BIN"
 check "its libmicrohttpd has no HTTPS (no gnutls symbol in the binary)" \
 	bash -c "! aarch64-linux-gnu-nm '$BIN' | grep -qi gnutls"
 check "the x86 build's paths are untouched: no build/osdhist-static made by it" \
@@ -116,16 +108,7 @@ rpmf=$(ls "$LIB_ROOT"/build/arm64/osdhist-*.aarch64.rpm 2>/dev/null | tail -1)
 check "it made build/arm64/osdhist-VERSION-RELEASE.aarch64.rpm ($(basename "${rpmf:-none}"))" [ -f "$rpmf" ]
 if [ -f "$rpmf" ]; then
 	check_eq "rpm -qp: its architecture is aarch64" "$(rpm -qp --qf '%{ARCH}' "$rpmf")" aarch64
-	files=$(rpm -qpl "$rpmf")
-	for f in /usr/bin/osdhist /usr/lib/systemd/system/osdhist.service \
-		/usr/share/man/man8/osdhist.8.gz /usr/share/osdhist/grafana/osdhist.json \
-		/usr/share/osdhist/prometheus/osdhist.rules.yml; do
-		check "rpm -qpl: the package holds $f" grep -qx "$f" <<<"$files"
-	done
-	check_eq "rpm -qpR: it requires no library or package (rpmlib features only)" \
-		"$(rpm -qpR "$rpmf" | grep -vc '^rpmlib(')" 0
-	lint=$(rpmlint -r "$LIB_ROOT/dist/osdhist.rpmlintrc" "$rpmf" 2>&1); rc=$?
-	check "rpmlint: exit 0, 0 errors" bash -c '[ "$1" = 0 ] && grep -q " 0 errors" <<<"$2"' _ "$rc" "$lint"
+	check_rpm "$rpmf"
 	S=$B/scratch
 	mkdir -p "$S"
 	out=$(rpm --root "$S" --initdb 2>&1 && rpm --root "$S" -i --nodeps --ignorearch "$rpmf" 2>&1); rc=$?
@@ -141,8 +124,7 @@ fi
 
 # --- the arm64 .deb: cross-built from a copy of the tree, as test_package
 mkdir "$B/src"
-(cd "$LIB_ROOT" && git ls-files -co --exclude-standard -z | tar --null -cf - -T -) |
-	tar -xf - -C "$B/src"
+tree_copy "$B/src"
 t0=$SECONDS
 (cd "$B/src" && MHD_CACHE=$MHD_CACHE DEB_BUILD_OPTIONS=nocheck \
 	dpkg-buildpackage -a arm64 -Pnocheck -b -us -uc) >"$B/deb.log" 2>&1
@@ -152,21 +134,14 @@ check_eq "dpkg-buildpackage -a arm64 -Pnocheck -b -us -uc: exit 0 ($((SECONDS - 
 deb=$(ls "$B"/osdhist_*_arm64.deb 2>/dev/null)
 check "it made osdhist_*_arm64.deb ($(basename "${deb:-none}"))" [ -f "$deb" ]
 [ -f "$deb" ] || finish
-check_eq "dpkg-deb -f: Architecture arm64, Depends empty (static binary)" \
-	"$(dpkg-deb -f "$deb" Architecture)|$(dpkg-deb -f "$deb" Depends)" "arm64|"
-check "Built-Using names the arm64 sources linked in (glibc, libmicrohttpd, zlib, ...)" \
-	bash -c "dpkg-deb -f '$deb' Built-Using | grep -q 'glibc (=.*libmicrohttpd (=.*zlib (='"
-contents=$(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|')
-for f in /usr/bin/osdhist /usr/lib/systemd/system/osdhist.service \
-	/usr/share/man/man8/osdhist.8.gz /usr/share/osdhist/grafana/osdhist.json \
-	/usr/share/osdhist/prometheus/osdhist.rules.yml /usr/share/doc/osdhist/copyright; do
-	check "the package holds $f" grep -qx "$f" <<<"$contents"
-done
+check_eq "dpkg-deb -f: Architecture arm64" "$(dpkg-deb -f "$deb" Architecture)" arm64
+check_deb "$deb"
 mkdir "$B/x" && dpkg-deb -x "$deb" "$B/x"
 desc=$(file -b "$B/x/usr/bin/osdhist")
 check "its /usr/bin/osdhist: ARM aarch64, static-pie linked, stripped" \
 	bash -c 'grep -q "ARM aarch64" <<<"$1" && grep -q "static-pie linked" <<<"$1" &&
 		grep -q ", stripped" <<<"$1"' _ "$desc"
+check_no_libs "$B/x/usr/bin/osdhist" "... "
 out=$($QEMU "$B/x/usr/bin/osdhist" --version 2>&1); rc=$?
 check_eq "under qemu-aarch64: the package's osdhist --version: exit 0, '$version'" "$rc $out" "0 $version"
 lintian --fail-on error "$B"/osdhist_*_arm64.changes >"$B/lintian" 2>&1

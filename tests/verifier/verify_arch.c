@@ -40,6 +40,7 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "osdhist.skel.h"
+#include "../stack/variants.h"
 
 /* arm64's user_pt_regs fields the x86 verifier refuses, and x86's
  * pt_regs field of the same meaning (arch/x86/include/asm/ptrace.h) */
@@ -55,32 +56,12 @@ static const struct remap {
 #define STATS_BYTES	(1 << 16)
 #define LOG_BYTES	(64 << 20)
 
-struct variant {
-	const char *name;
-	bool pool, phases, op_types, slow, tai, loop;
-};
-
-/* the variants of tests/stack/stack_depth.c */
-static const struct variant variants[] = {
-	{ "default", false, false, true, false, true, true },
-	{ "no-op-types", false, false, false, false, true, true },
-	{ "slowest", false, false, true, true, true, true },
-	{ "-P --phases --slowest", true, true, true, true, true, true },
-	{ "-P --phases --slowest, no tai, no bpf_loop", true, true, true, true, false, false },
-};
-
 /* The patches of the program being loaded: instruction index, new offset. */
 static struct {
 	int insn, off;
 } patch[MAX_PATCHES];
 static int npatch;
 static bool want_ctx;	/* print the context reads (first variant only) */
-
-static int quiet(enum libbpf_print_level l, const char *f, va_list a)
-{
-	(void)l, (void)f, (void)a;
-	return 0;
-}
 
 /* Context reads in the program's own instructions (the first n: its
  * subprograms, appended by libbpf, take other arguments in r1).  Linear:
@@ -198,13 +179,7 @@ static int load(const struct variant *v, int pi, char *log, size_t size, int lev
 
 	if (!s)
 		return -ENOENT;
-	s->rodata->split_pool = v->pool;
-	s->rodata->phases = v->phases;
-	s->rodata->start_probe = v->pool || v->phases;
-	s->rodata->op_types = v->op_types;
-	s->rodata->slow_k = v->slow ? SLOW_K_DEFAULT : 0;
-	s->rodata->have_tai = v->tai;
-	s->rodata->have_loop = v->loop;
+	variant_set(s, v);
 	bpf_object__for_each_program(p, s->obj) {
 		bpf_program__set_autoload(p, i == pi);
 		if (i == pi) {
@@ -292,7 +267,7 @@ int main(void)
 	const char *names[16];
 	int n = 0, bad = 0;
 
-	libbpf_set_print(quiet);
+	libbpf_set_print(variant_quiet);
 	if (!log || libbpf_register_prog_handler("uprobe", BPF_PROG_TYPE_KPROBE, 0, &h) < 0) {
 		fprintf(stderr, "verify_arch: cannot register the uprobe handler\n");
 		return 2;
@@ -307,7 +282,7 @@ int main(void)
 			names[n++] = strdup(bpf_program__name(p));
 	osdhist_bpf__destroy(s);
 
-	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
+	for (size_t v = 0; v < NR_VARIANTS; v++)
 		for (int i = 0; i < n; i++) {
 			want_ctx = v == 0;
 			bad |= verify(&variants[v], i, names[i], log);
