@@ -13,6 +13,46 @@ BPF_CFLAGS ?=
 BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 PKG_CONFIG ?= pkg-config
 CFLAGS   ?= -O2 -g
+
+# ARCH=arm64 (issue 42): `make static` cross-built for AArch64 with
+# Debian's gcc-aarch64-linux-gnu, the arm64 .a files installed through
+# multiarch (dpkg --add-architecture arm64; scripts/setup.sh static-arm64)
+# and pkgconf's aarch64-linux-gnu-pkg-config, into build/arm64/.  The BPF
+# object is built for arm64's pt_regs (bpf/arch.bpf.h); clang, bpftool and
+# vmlinux.h stay the host's.  Only the static binary (and its packages) is
+# built for arm64: the tests, the fuzzers and the bench run the host's.
+# The default is the host's own: on an arm64 host a plain build would
+# otherwise pair an arm64 loader with x86's BPF object.
+ARCH     ?= $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x86)
+ARM64_CC ?= aarch64-linux-gnu-gcc
+ifneq ($(filter $(ARCH),arm64 aarch64),)
+ARCH     := arm64
+TRIPLET  := aarch64-linux-gnu
+CC       := $(ARM64_CC)
+PKG_CONFIG := $(TRIPLET)-pkg-config
+# the Debian packages that give CC and PKG_CONFIG; a library's is NAME:arm64
+CC_PKG   := gcc-$(TRIPLET)
+PC_PKG   := pkgconf:arm64
+DEB_SUFFIX := :arm64
+ARCH_OUT := build/arm64
+ARCH_OK_GOALS := static static-deps rpm install clean build/arm64/osdhist-static \
+	build/arm64/osdhist.bpf.o build/arm64/osdhist.skel.h
+# what `make install` installs: the static binary, the one arm64 build
+INSTALL_BIN ?= $(ARCH_OUT)/osdhist-static
+ifneq ($(filter-out $(ARCH_OK_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(error for arm64 (ARCH=arm64) osdhist builds only 'make static' and 'make rpm' \
+	so far, not '$(filter-out $(ARCH_OK_GOALS),$(or $(MAKECMDGOALS),all))': build that \
+	on an x86-64 host, with ARCH=x86)
+endif
+else ifneq ($(filter $(ARCH),x86 x86_64 amd64),)
+ARCH     := x86
+CC_PKG   := gcc
+PC_PKG   := pkg-config
+DEB_SUFFIX :=
+ARCH_OUT := build
+else
+$(error ARCH=$(ARCH): osdhist builds for x86 (the default) or arm64)
+endif
 # the flags as given, before ours: libmicrohttpd's own build (make static)
 # gets these, not our -std=c11 -Werror
 BASE_CFLAGS := $(CFLAGS)
@@ -69,17 +109,17 @@ deps:
 # make that builds something, and never forces a rebuild.
 build-deps:
 	@miss=""; \
-	for t in $(CC):gcc $(CLANG):clang $(BPFTOOL):bpftool $(PKG_CONFIG):pkg-config; do \
+	for t in $(CC):$(CC_PKG) $(CLANG):clang $(BPFTOOL):bpftool $(PKG_CONFIG):$(PC_PKG); do \
 		command -v $${t%%:*} >/dev/null 2>&1 || miss="$$miss $${t##*:}"; \
 	done; \
 	if command -v $(PKG_CONFIG) >/dev/null 2>&1; then \
 		for l in $(DEPS_LIBS); do \
-			$(PKG_CONFIG) --exists $${l%%:*} || miss="$$miss $${l##*:}"; \
+			$(PKG_CONFIG) --exists $${l%%:*} || miss="$$miss $${l##*:}$(DEB_SUFFIX)"; \
 		done; \
 		if $(PKG_CONFIG) --exists libbpf && \
 		   ! $(PKG_CONFIG) --atleast-version=$(LIBBPF_MIN) libbpf; then \
 			echo "make: libbpf $$($(PKG_CONFIG) --modversion libbpf) is too old:" \
-				"osdhist needs >= $(LIBBPF_MIN); install libbpf-dev and bpftool" \
+				"osdhist needs >= $(LIBBPF_MIN); install libbpf-dev$(DEB_SUFFIX) and bpftool" \
 				"from bookworm-backports (scripts/setup.sh does)" >&2; exit 1; \
 		fi; \
 	fi; \
@@ -103,11 +143,17 @@ $(OUT)/vmlinux.h: | $(OUT) build-deps
 
 # Generated headers are order-only prerequisites: they must exist before
 # the first compile, and after it the .d files say who includes them.
-$(OUT)/osdhist.bpf.o: bpf/osdhist.bpf.c | $(OUT)/vmlinux.h
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror $(DEPFLAGS) \
+# One object per architecture, from the same source: build/arm64/ holds
+# arm64's (pt_regs is user_pt_regs there: bpf/arch.bpf.h).  Both build on
+# any host (clang -target bpf); test_verifier_arm64 loads arm64's here.
+$(OUT)/osdhist.bpf.o: BPF_TARGET := x86
+$(OUT)/arm64/osdhist.bpf.o: BPF_TARGET := arm64
+$(OUT)/osdhist.bpf.o $(OUT)/arm64/osdhist.bpf.o: bpf/osdhist.bpf.c | $(OUT)/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_TARGET) -Wall -Werror $(DEPFLAGS) \
 		$(BPF_CFLAGS) -Ibuild -Imaps -c $< -o $@
 
-$(OUT)/osdhist.skel.h: $(OUT)/osdhist.bpf.o
+$(OUT)/osdhist.skel.h $(OUT)/arm64/osdhist.skel.h: %/osdhist.skel.h: %/osdhist.bpf.o
 	$(BPFTOOL) gen skeleton $< name osdhist_bpf > $@.tmp && mv $@.tmp $@
 
 $(OUT)/%.o: loader/%.c | $(OUT)/osdhist.skel.h build-deps
@@ -117,7 +163,7 @@ $(OUT)/%.o: loader/%.c | $(OUT)/osdhist.skel.h build-deps
 # The per-CPU front rows' sums (loader/front.c front_fold) add every
 # CPU's copy of a row, 128 x 470 words a row on a large host: -O3
 # vectorizes them, about 4 times faster (bench/front_cost.c).
-$(OUT)/front.o $(OUT)/th/front.o $(OUT)/static/front.o: CFLAGS += -O3
+$(OUT)/front.o $(OUT)/th/front.o $(OUT)/static/front.o $(OUT)/arm64/static/front.o: CFLAGS += -O3
 
 osdhist: $(OUT)/cli/main.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
@@ -143,8 +189,20 @@ $(OUT)/unit_tests: $(UNIT_SRCS) $(wildcard tests/unit/*.h) $(LIB_OBJS)
 
 # The verifier's stack depth of every program in every variant
 # (tests/integration/test_stack.sh)
-$(OUT)/stack_depth: tests/stack/stack_depth.c $(OUT)/osdhist.skel.h | build-deps
+$(OUT)/stack_depth: tests/stack/stack_depth.c tests/stack/variants.h $(OUT)/osdhist.skel.h | build-deps
 	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $< $(LDLIBS) -o $@
+
+# The arm64 BPF object before this (x86-64) kernel's verifier, through
+# arm64's skeleton, and the x86 object as the control; arm64's register
+# file as bpf/ reads it against the arm64 kernel headers', cross-built,
+# run under qemu (tests/integration/test_arm64_bpf.sh).
+$(OUT)/arm64_verify: tests/verifier/verify_arch.c tests/stack/variants.h $(OUT)/arm64/osdhist.skel.h | build-deps
+	$(CC) -I$(OUT)/arm64 $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $< $(LDLIBS) -o $@
+$(OUT)/x86_verify: tests/verifier/verify_arch.c tests/stack/variants.h $(OUT)/osdhist.skel.h | build-deps
+	$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS) $< $(LDLIBS) -o $@
+$(OUT)/arm64/arm64_regs: tests/verifier/arm64_regs.c bpf/arm64_regs.h | $(OUT)
+	@mkdir -p $(@D)
+	$(ARM64_CC) -static $(BASE_CFLAGS) -std=c11 -Wall -Wextra -Werror -Ibpf $< -o $@
 
 # --- make static: build/osdhist-static, one binary for every glibc --------
 # Linked -static-pie (PIE and ASLR kept, no interpreter, no NEEDED): the
@@ -159,8 +217,9 @@ $(OUT)/stack_depth: tests/stack/stack_depth.c $(OUT)/osdhist.skel.h | build-deps
 # MHD_VERSION=V picks a version; MHD_DSC=path/to/libmicrohttpd_V.dsc
 # builds offline from source already downloaded.  The loader is compiled
 # again into build/static/ against that library's header.
-STATIC      := $(OUT)/osdhist-static
-MHD_DIR     := $(OUT)/mhd
+# ARCH=arm64: the same, cross-built, in build/arm64/ (ARCH_OUT above).
+STATIC      := $(ARCH_OUT)/osdhist-static
+MHD_DIR     := $(ARCH_OUT)/mhd
 MHD_LIB     := $(MHD_DIR)/lib/libmicrohttpd.a
 MHD_VERSION ?=
 MHD_DSC     ?=
@@ -169,11 +228,12 @@ MHD_DSC     ?=
 MHD_CONFIG  := --enable-static --disable-shared --with-pic --disable-https \
 	--without-gnutls --disable-postprocessor --disable-bauth --disable-dauth \
 	--disable-httpupgrade --disable-doc --disable-examples --disable-curl \
-	--disable-nls --disable-dependency-tracking
+	--disable-nls --disable-dependency-tracking $(if $(TRIPLET),--host=$(TRIPLET))
 STATIC_PCS  := libbpf libelf zlib capstone json-c ncursesw
 ST_CFLAGS    = -I$(MHD_DIR)/include $(shell $(PKG_CONFIG) --cflags $(STATIC_PCS) 2>/dev/null)
 ST_LDLIBS    = $(MHD_LIB) $(shell $(PKG_CONFIG) --static --libs $(STATIC_PCS) 2>/dev/null) -lm
-ST_OBJS     := $(LOADER_SRCS:loader/%.c=$(OUT)/static/%.o)
+ST_DIR      := $(ARCH_OUT)/static
+ST_OBJS     := $(LOADER_SRCS:loader/%.c=$(ST_DIR)/%.o)
 
 static: $(STATIC)
 static rpm image $(STATIC) $(IMAGE): DEPS_LIBS = $(filter-out libmicrohttpd:%,$(BUILD_LIBS))
@@ -186,11 +246,11 @@ static-deps: build-deps
 	for a in libc.a:libc6-dev libbpf.a:libbpf-dev libelf.a:libelf-dev libz.a:zlib1g-dev \
 		libcapstone.a:libcapstone-dev libjson-c.a:libjson-c-dev \
 		libncursesw.a:libncurses-dev libtinfo.a:libncurses-dev; do \
-		$(CC) -print-file-name=$${a%%:*} | grep -q / || miss="$$miss $${a##*:}"; \
+		$(CC) -print-file-name=$${a%%:*} | grep -q / || miss="$$miss $${a##*:}$(DEB_SUFFIX)"; \
 	done; \
 	command -v dpkg-source >/dev/null || miss="$$miss dpkg-dev"; \
 	[ -z "$$miss" ] || { echo "make static: missing static libraries or tools:$$miss;" \
-		"install them (apt-get install$$miss) or run 'sudo scripts/setup.sh'" >&2; exit 1; }
+		"install them (apt-get install$$miss) or run 'sudo scripts/setup.sh$(if $(TRIPLET), static-arm64)'" >&2; exit 1; }
 
 $(MHD_DIR)/src/configure: | $(OUT) static-deps
 	rm -rf $(MHD_DIR) && mkdir -p $(MHD_DIR)/dl
@@ -230,9 +290,10 @@ $(MHD_LIB): $(MHD_DIR)/src/configure
 		fi; \
 	fi
 
-$(OUT)/static/%.o: loader/%.c $(MHD_LIB) | $(OUT)/osdhist.skel.h
+# -I$(ARCH_OUT) first: that architecture's skeleton (the same as -Ibuild on x86)
+$(ST_DIR)/%.o: loader/%.c $(MHD_LIB) | $(ARCH_OUT)/osdhist.skel.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ST_CFLAGS) $(CFLAGS) $(DEPFLAGS) -fPIE -c $< -o $@
+	$(CC) -I$(ARCH_OUT) $(CPPFLAGS) $(ST_CFLAGS) $(CFLAGS) $(DEPFLAGS) -fPIE -c $< -o $@
 
 # glibc warns that getaddrinfo in a static binary needs its NSS modules at
 # run time: files and dns are built into the static libc; only an
@@ -244,12 +305,17 @@ $(STATIC): $(ST_OBJS)
 # The RPM (dist/osdhist.spec): the static binary and the files the .deb
 # holds, at the same paths, built with Debian's rpmbuild in this tree.
 RPM_VERSION = $(shell dpkg-parsechangelog -S Version)
+# ARCH=arm64: the aarch64 package (rpmbuild --target; the spec's %build
+# runs make static ARCH=arm64), into build/arm64/.
+RPM_ARCH = $(if $(TRIPLET),aarch64,x86_64)
 rpm: $(STATIC)
 	@command -v rpmbuild >/dev/null || { echo "make rpm: rpmbuild missing:" \
 		"apt-get install rpm (or run 'sudo scripts/setup.sh')" >&2; exit 1; }
 	rpmbuild -bb --build-in-place --define "_topdir $(CURDIR)/$(OUT)/rpm" \
+		$(if $(TRIPLET),--target $(RPM_ARCH) --define "__strip $(TRIPLET)-strip" \
+			--define "__objdump $(TRIPLET)-objdump") \
 		--define "osdhist_version $(RPM_VERSION)" dist/osdhist.spec
-	cp $(OUT)/rpm/RPMS/x86_64/osdhist-$(RPM_VERSION)-*.x86_64.rpm $(OUT)/
+	cp $(OUT)/rpm/RPMS/$(RPM_ARCH)/osdhist-$(RPM_VERSION)-*.$(RPM_ARCH).rpm $(ARCH_OUT)/
 
 # The OCI image (docs/deploy.md): the static binary alone, as /osdhist,
 # in an OCI archive that skopeo, podman and containerd load; built with
@@ -416,4 +482,5 @@ clean:
 
 # every folder of loader/ (build/FOLDER, build/th/FOLDER, build/static/FOLDER):
 # a header of report/ changed must rebuild output/'s objects too
--include $(wildcard $(OUT)/*.d $(OUT)/*/*.d $(OUT)/th/*/*.d $(OUT)/static/*/*.d)
+-include $(wildcard $(OUT)/*.d $(OUT)/*/*.d $(OUT)/th/*/*.d $(OUT)/static/*/*.d \
+	$(OUT)/arm64/static/*.d $(OUT)/arm64/static/*/*.d)

@@ -10,6 +10,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "arch.bpf.h"
 #include "osdhist.h"
 
 /* Per-binary offsets and traced time, written in place by the loader

@@ -185,11 +185,13 @@ int BPF_KPROBE(op_unregistered, void *op)
  * -P only.  OSD::enqueue_op(spg_t pgid, OpRequestRef&& op,
  * unsigned owner_cost): every op the OSD accepted is queued here once.  The
  * rvalue reference arrives as a pointer to the intrusive_ptr; spg_t (24
- * bytes, trivially copyable) is on the stack, pgid.m_pool first.
+ * bytes, trivially copyable), pgid.m_pool first, is on the stack on x86-64
+ * and behind a pointer on arm64: ENQ_OPREF and ENQ_SPG (arch.bpf.h).
  */
 SEC("uprobe")
-int BPF_KPROBE(op_enqueue, void *osd, void **opref)
+int BPF_KPROBE(op_enqueue)
 {
+	void **opref = ENQ_OPREF(ctx);
 	struct binary_row *r = row(ctx);
 	struct op_key key = { .tgid = tgid(), .op = read_u64(opref) };
 	struct op_state st = { .pool = -1 };
@@ -203,7 +205,7 @@ int BPF_KPROBE(op_enqueue, void *osd, void **opref)
 	if (!followed(v.type) || v.recv < r->open_rt || v.recv >= r->close_rt)
 		return 0;	/* counted at its end */
 	if (split_pool)
-		st.pool = (__s64)read_u64((void *)(PT_REGS_SP(ctx) + r->offs.sp_spg));
+		st.pool = (__s64)read_u64((void *)(ENQ_SPG(ctx) + r->offs.sp_spg));
 	if (bpf_map_update_elem(&inflight, &key, &st, BPF_ANY))
 		return count(H_INSERT_FAIL);
 	return count(H_ENTRIES);
@@ -221,7 +223,7 @@ SEC("uprobe")
 int BPF_KPROBE(op_submit)
 {
 	struct binary_row *r = row(ctx);
-	void *opref = (void *)read_u64((void *)(PT_REGS_SP(ctx) + r->offs.sp_submit_op));
+	void *opref = (void *)read_u64((void *)(STACK_ARGS(ctx) + r->offs.sp_submit_op));
 	struct op_key key = { .tgid = tgid(), .op = read_u64(opref) };
 	struct op_state *st = bpf_map_lookup_elem(&inflight, &key);
 	struct op_state fresh = { .pool = -1 };

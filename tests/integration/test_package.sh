@@ -16,6 +16,7 @@
 # the release chroots are scripts/chroots.sh's (chroot_dir).
 # packages: dpkg-dev debhelper fakeroot lintian debootstrap util-linux systemd binutils
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../pkgcheck.sh"
 
 BASE=${OSDHIST_CHROOTS:-/var/cache/osdhist/chroots}
 CH=$BASE/pkgtest
@@ -24,10 +25,7 @@ MIRROR=http://deb.debian.org/debian
 
 lib_mktemp B -d
 mkdir "$B/src"
-# The working tree as it is (tracked and new files, not what .gitignore
-# names: no build/, no ./osdhist), so the package is built from scratch.
-(cd "$LIB_ROOT" && git ls-files -co --exclude-standard -z | tar --null -cf - -T -) |
-	tar -xf - -C "$B/src"
+tree_copy "$B/src"
 before=$(cd "$LIB_ROOT" && git status --porcelain --ignored | sort)
 # make static keeps its libmicrohttpd build here (MHD_CACHE, see Makefile)
 (cd "$B/src" && MHD_CACHE=${OSDHIST_MHD_CACHE:-/var/cache/osdhist/mhd} \
@@ -51,24 +49,11 @@ sed 's/^/    lintian: /' "$B/lintian"
 check_eq "lintian: no error (exit 0)" "$rc" 0
 check_eq "lintian: no E: line" "$(grep -c '^E:' "$B/lintian")" 0
 
-contents=$(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|')
-for f in /usr/bin/osdhist /usr/lib/systemd/system/osdhist.service \
-	/usr/share/man/man8/osdhist.8.gz /usr/share/osdhist/grafana/osdhist.json \
-	/usr/share/osdhist/prometheus/osdhist.rules.yml /usr/share/doc/osdhist/copyright; do
-	check "the package holds $f" grep -qx "$f" <<<"$contents"
-done
-check "the package depends on no Ceph package" \
-	bash -c "! dpkg-deb -f '$deb' Depends | grep -q ceph"
-check_eq "... and on no library: Depends is empty (static binary)" \
-	"$(dpkg-deb -f "$deb" Depends)" ""
+check_deb "$deb"
 mkdir "$B/x" && dpkg-deb -x "$deb" "$B/x"
 check "its /usr/bin/osdhist is static: 'file' says static-pie linked" \
 	grep -q 'static-pie linked' <<<"$(file "$B/x/usr/bin/osdhist")"
-check "... no program interpreter, no NEEDED library (readelf)" \
-	bash -c "! readelf -lW '$B/x/usr/bin/osdhist' | grep -q 'Requesting program interpreter' &&
-		! readelf -dW '$B/x/usr/bin/osdhist' | grep -q NEEDED"
-check "Built-Using names the sources linked in (glibc, libmicrohttpd, zlib, ...)" \
-	bash -c "dpkg-deb -f '$deb' Built-Using | grep -q 'glibc (=.*libmicrohttpd (=.*zlib (='"
+check_no_libs "$B/x/usr/bin/osdhist" "... "
 
 # --- the clean bookworm root
 build_chroot() {

@@ -13,24 +13,16 @@
 # lib.sh's MHD_CACHE, keyed by its source, options, flags and compiler.
 # packages: make gcc libc6-dev dpkg-dev file binutils rpm rpmlint util-linux
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../pkgcheck.sh"
 
 BIN=$LIB_ROOT/build/osdhist-static
 version="osdhist $(cd "$LIB_ROOT" && dpkg-parsechangelog -S Version)"
 lib_mktemp B -d
 
-t0=$SECONDS
-make -C "$LIB_ROOT" static MHD_CACHE="$MHD_CACHE" >"$B/make.log" 2>&1
-rc=$?
-grep '^make static: ' "$B/make.log" | sed 's/^/# /'
-check_eq "make static: exit 0 ($((SECONDS - t0)) s)" "$rc" 0
-[ "$rc" = 0 ] || tail -20 "$B/make.log" | sed 's/^/    /'
-check "it made build/osdhist-static" [ -x "$BIN" ]
-[ -x "$BIN" ] || finish
+make_static "$BIN" "$B/make.log" || finish
 check "'file' says static-pie linked ($(file -b "$BIN" | cut -d, -f1-5))" \
 	grep -q 'static-pie linked' <<<"$(file -b "$BIN")"
-check "no program interpreter, no NEEDED library (readelf)" \
-	bash -c "! readelf -lW '$BIN' | grep -q 'Requesting program interpreter' &&
-		! readelf -dW '$BIN' | grep -q NEEDED"
+check_no_libs "$BIN"
 check "its libmicrohttpd has no HTTPS (no gnutls symbol in the binary)" \
 	bash -c "! nm '$BIN' | grep -qi gnutls"
 
@@ -123,21 +115,7 @@ check_eq "make rpm: exit 0 ($((SECONDS - t0)) s)" "$rc" 0
 rpmf=$(ls "$LIB_ROOT"/build/osdhist-*.x86_64.rpm 2>/dev/null | tail -1)
 check "it made build/osdhist-VERSION-RELEASE.x86_64.rpm ($(basename "${rpmf:-none}"))" [ -f "$rpmf" ]
 [ -f "$rpmf" ] || finish
-files=$(rpm -qpl "$rpmf")
-for f in /usr/bin/osdhist /usr/lib/systemd/system/osdhist.service \
-	/usr/share/man/man8/osdhist.8.gz /usr/share/osdhist/grafana/osdhist.json \
-	/usr/share/osdhist/prometheus/osdhist.rules.yml; do
-	check "rpm -qpl: the package holds $f" grep -qx "$f" <<<"$files"
-done
-check_eq "... and no file beyond those and its license" \
-	"$(grep -v -e '^/usr/share/licenses/' -e '^/usr/share/osdhist$' -e '^/usr/share/osdhist/grafana$' \
-		-e '^/usr/share/osdhist/prometheus$' <<<"$files" | wc -l)" 5
-check_eq "rpm -qpR: it requires no library or package (rpmlib features only)" \
-	"$(rpm -qpR "$rpmf" | grep -vc '^rpmlib(')" 0
-lint=$(rpmlint -r "$LIB_ROOT/dist/osdhist.rpmlintrc" "$rpmf" 2>&1); rc=$?
-sed -n 's/^osdhist[^ ]*: /    rpmlint: /p' <<<"$lint"
-check_eq "rpmlint -r dist/osdhist.rpmlintrc: exit 0" "$rc" 0
-check "rpmlint: 0 errors" grep -q ' 0 errors' <<<"$lint"
+check_rpm "$rpmf"
 
 S=$B/scratch
 mkdir -p "$S/proc" "$S/tmp"

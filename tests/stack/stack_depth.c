@@ -23,28 +23,10 @@
 #include <linux/types.h>
 #include "osdhist.h"
 #include "osdhist.skel.h"
+#include "variants.h"
 
 #define BPF_STACK	512
 #define LOG_BYTES	(1 << 20)
-
-struct variant {
-	const char *name;
-	bool pool, phases, op_types, slow, tai, loop;
-};
-
-static const struct variant variants[] = {
-	{ "default", false, false, true, false, true, true },
-	{ "no-op-types", false, false, false, false, true, true },
-	{ "slowest", false, false, true, true, true, true },
-	{ "-P --phases --slowest", true, true, true, true, true, true },
-	{ "-P --phases --slowest, no tai, no bpf_loop", true, true, true, true, false, false },
-};
-
-static int quiet(enum libbpf_print_level l, const char *f, va_list a)
-{
-	(void)l, (void)f, (void)a;
-	return 0;
-}
 
 #define MAX_FUNCS	16
 /* The verifier gives up at 1,000,000 instructions walked: a program past
@@ -168,13 +150,7 @@ static int run(const struct variant *v, int min_headroom)
 		fprintf(stderr, "stack_depth: cannot open the BPF object\n");
 		return 2;
 	}
-	s->rodata->split_pool = v->pool;
-	s->rodata->phases = v->phases;
-	s->rodata->start_probe = v->pool || v->phases;
-	s->rodata->op_types = v->op_types;
-	s->rodata->slow_k = v->slow ? SLOW_K_DEFAULT : 0;
-	s->rodata->have_tai = v->tai;
-	s->rodata->have_loop = v->loop;
+	variant_set(s, v);
 	bpf_object__for_each_program(p, s->obj) {
 		if (i >= 8)
 			break;
@@ -222,8 +198,8 @@ int main(int argc, char **argv)
 {
 	int min_headroom = argc > 1 ? atoi(argv[1]) : 64, rc = 0;
 
-	libbpf_set_print(quiet);
-	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+	libbpf_set_print(variant_quiet);
+	for (size_t i = 0; i < NR_VARIANTS; i++) {
 		int r = run(&variants[i], min_headroom);
 
 		if (r > rc)
