@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The AArch64 front end of the symbolic pass (symtrace.h, symtrace_front.h),
+ * The AArch64 front end of the symbolic pass (symtrace.h, symtrace_core.h),
  * for code GCC compiles under AAPCS64: x0..x7 are the arguments (x0 is
  * `this`), x8 the result pointer of a function returning an aggregate in
  * memory, sp the stack pointer (16-byte aligned; stack arguments from entry
@@ -20,7 +20,7 @@
  */
 #include <string.h>
 
-#include "symtrace_front.h"
+#include "symtrace_core.h"
 
 /* slots: x0..x30, sp, then v0..v31 (the q registers) */
 enum { R_X0 = 0, R_X8 = 8, R_X16 = 16, R_X18 = 18, R_X19 = 19, R_X29 = 29, R_X30 = 30,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The x86-64 front end of the symbolic pass (symtrace.h, symtrace_front.h).
+ * The x86-64 front end of the symbolic pass (symtrace.h, symtrace_core.h).
  * What it models is just enough
  * for Ceph's accessors as GCC compiles them: moves, loads, lea, add/sub of
  * constants, push/pop and sub of %rsp (so stack arguments are seen as
@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "symtrace_front.h"
+#include "symtrace_core.h"
 
 enum { R_RAX, R_RCX, R_RDX, R_RBX, R_RSP, R_RBP, R_RSI, R_RDI,
        R_R8, R_R9, R_R10, R_R11, R_R12, R_R13, R_R14, R_R15, NR_GPR };
@@ -360,7 +360,7 @@ static int step(csh h, struct symtrace *t, const cs_insn *in, struct st_state *s
 	return 0;
 }
 
-/* x86-64's epilogues (symtrace.c's walk): pops, a change of %rsp, then
+/* x86-64's epilogues (symtrace_core.c's walk): pops, a change of %rsp, then
  * ret or a tail jmp. */
 
 static int leaves(const cs_insn *in, uint64_t fn_lo, uint64_t fn_hi)

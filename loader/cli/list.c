@@ -86,13 +86,19 @@ int list_inspect(const char *path, bool verbose, bool perf_uprobes)
 {
 	struct osd_binary b;
 	char err[1024];
+	char foreign[512] = "";
 	int r = binary_inspect(path, path, &b, err, sizeof(err));
 
-	printf("%s: build-id %s, Ceph %s: %s", ESC(path), ESC(b.build_id),
-	       ESC(b.version), r < 0 ? "not traceable" : "traceable");
+	if (r >= 0)	/* b.arch is read: another host's binary? */
+		binary_foreign(&b, ESC(path), foreign, sizeof(foreign));
+	printf("%s: build-id %s, Ceph %s, %s: %s", ESC(path), ESC(b.build_id),
+	       ESC(b.version), st_arch_name[b.arch], r < 0 ? "not traceable" :
+	       foreign[0] ? "derived here, traceable by an osdhist built for it" : "traceable");
 	if (r >= 0)
 		print_features(stdout, &b);
 	printf("\n");
+	if (foreign[0])
+		printf("%s\n", foreign);
 	if (verbose && b.why[0][0])
 		list_print_offsets(stdout, &b);
 	if (verbose)

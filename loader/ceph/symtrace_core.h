@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef OSDHIST_SYMTRACE_FRONT_H
-#define OSDHIST_SYMTRACE_FRONT_H
+#ifndef OSDHIST_SYMTRACE_CORE_H
+#define OSDHIST_SYMTRACE_CORE_H
 
 /*
- * Between symtrace.c (the pass: nodes, events, the walk over the
+ * Between symtrace_core.c (the pass: nodes, events, the walk over the
  * instructions) and its two front ends, symtrace_x86.c and
  * symtrace_arm64.c, which turn one decoded instruction into changes of the
  * register state and events.  Only these three files include it.

@@ -4,14 +4,14 @@
  * the hash-consed nodes, the events, and the walk over the instructions
  * with GCC's mid-function epilogues.  What an instruction does is its
  * front end's business (symtrace_x86.c, symtrace_arm64.c, behind
- * symtrace_front.h); anything a front end does not model makes the
+ * symtrace_core.h); anything a front end does not model makes the
  * registers it writes unknown, so a wrong guess is never produced by the
  * pass itself, only "don't know".
  */
 #include <errno.h>
 #include <string.h>
 
-#include "symtrace_front.h"
+#include "symtrace_core.h"
 
 const char *const st_arch_name[NR_ST_ARCHS] = { [ST_X86_64] = "x86-64", [ST_ARM64] = "arm64" };
 
