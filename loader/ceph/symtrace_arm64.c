@@ -224,27 +224,25 @@ static int cmp_size(const struct symtrace *t, int n, int w)
 	return ns < w ? ns : w;
 }
 
+/* capstone register -> slot (general or vector), for st_written(). */
+static int slot_of(unsigned r)
+{
+	int w, s = gpr_of(r, &w);
+
+	return s != -1 ? s : vec_of(r, &w);
+}
+
 /* Forget every register the instruction writes (all but sp if capstone
  * cannot tell). */
 static void clobber_written(csh h, const cs_insn *in, struct st_state *st)
 {
-	cs_regs rd, wr;
-	uint8_t nrd = 0, nwr = 0;
-	int w;
+	int s[ST_MAX_WRITES], n = st_written(h, in, slot_of, s);
 
-	if (cs_regs_access(h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK) {
-		for (int i = 0; i < NR_REGS; i++)
-			if (i != R_SP)
-				set_reg(st, i, UNK);
-		return;
-	}
-	for (int i = 0; i < nwr; i++) {
-		int s = gpr_of(wr[i], &w);
-
-		if (s == -1)
-			s = vec_of(wr[i], &w);
-		set_reg(st, s, UNK);
-	}
+	for (int i = 0; n < 0 && i < NR_REGS; i++)
+		if (i != R_SP)
+			set_reg(st, i, UNK);
+	for (int i = 0; i < n; i++)
+		set_reg(st, s[i], UNK);
 }
 
 /* A call: recorded, then AAPCS64's caller-saved registers forgotten,
@@ -531,19 +529,12 @@ static bool do_mov(const cs_insn *in, struct st_state *st)
  * reached from before it, with x0 and x1 as the body left them. */
 static bool only_return_regs(csh h, const cs_insn *in)
 {
-	cs_regs rd, wr;
-	uint8_t nrd = 0, nwr = 0;
-	int w;
+	int s[ST_MAX_WRITES], n = st_written(h, in, slot_of, s);
 
-	if (cs_regs_access(h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK || !nwr)
-		return false;
-	for (int i = 0; i < nwr; i++) {
-		int s = gpr_of(wr[i], &w);
-
-		if (s != R_X0 && s != R_X0 + 1)
+	for (int i = 0; i < n; i++)
+		if (s[i] != R_X0 && s[i] != R_X0 + 1)
 			return false;
-	}
-	return true;
+	return n > 0;
 }
 
 static int step(csh h, struct symtrace *t, const cs_insn *in, struct st_state *st)

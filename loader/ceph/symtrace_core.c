@@ -64,6 +64,20 @@ static struct st_event *event(struct symtrace *t, uint8_t type, uint64_t pc, uin
 	return e;
 }
 
+/* A load or store of size bytes at addr (known). */
+static struct st_event *mem_event(struct symtrace *t, const struct st_state *st, uint8_t type,
+				  struct sval addr, int size, uint64_t pc)
+{
+	struct st_event *e = event(t, type, pc, st->ncalls);
+
+	if (e) {
+		e->size = (uint8_t)size;
+		e->base = addr.node;
+		e->off = addr.add;
+	}
+	return e;
+}
+
 int st_ev_load(struct symtrace *t, const struct st_state *st, struct sval addr, int size,
 	       uint64_t pc)
 {
@@ -73,13 +87,9 @@ int st_ev_load(struct symtrace *t, const struct st_state *st, struct sval addr, 
 	if (addr.node < 0)
 		return -1;
 	n = intern(t, N_LOAD, (uint8_t)size, addr.node, addr.add);
-	e = event(t, EV_LOAD, pc, st->ncalls);
-	if (e) {
-		e->size = (uint8_t)size;
-		e->base = addr.node;
-		e->off = addr.add;
+	e = mem_event(t, st, EV_LOAD, addr, size, pc);
+	if (e)
 		e->node = n;
-	}
 	return n;
 }
 
@@ -90,14 +100,22 @@ struct st_event *st_ev_store(struct symtrace *t, const struct st_state *st, stru
 
 	if (addr.node < 0)
 		return NULL;
-	e = event(t, EV_STORE, pc, st->ncalls);
-	if (e) {
-		e->size = (uint8_t)size;
-		e->base = addr.node;
-		e->off = addr.add;
+	e = mem_event(t, st, EV_STORE, addr, size, pc);
+	if (e)
 		e->src = src;
-	}
 	return e;
+}
+
+int st_written(csh h, const cs_insn *in, int (*slot_of)(unsigned reg), int out[ST_MAX_WRITES])
+{
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+
+	if (cs_regs_access(h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
+		return -ENOTSUP;
+	for (int i = 0; i < nwr && i < ST_MAX_WRITES; i++)
+		out[i] = slot_of(wr[i]);
+	return nwr < ST_MAX_WRITES ? nwr : ST_MAX_WRITES;
 }
 
 void st_ev_cmp(struct symtrace *t, const struct st_state *st, int n, int size, int64_t imm,

@@ -54,6 +54,13 @@ extern const struct st_front st_front_x86, st_front_arm64;
 
 extern const struct sval ST_UNK;
 
+/* The registers an instruction writes, as capstone says (cs_regs_access):
+ * each one's slot by the front end's slot_of (-1 or below: none of the
+ * state's, e.g. flags) in out[], and their count; -ENOTSUP if capstone cannot
+ * tell (the caller forgets every register but the stack pointer). */
+#define ST_MAX_WRITES	64	/* capstone's cs_regs */
+int st_written(csh h, const cs_insn *in, int (*slot_of)(unsigned reg), int out[ST_MAX_WRITES]);
+
 /* Records a load of size bytes at addr (node -1: not known, nothing
  * recorded); returns the loaded value's node, or -1. */
 int st_ev_load(struct symtrace *t, const struct st_state *st, struct sval addr, int size,

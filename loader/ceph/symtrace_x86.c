@@ -103,28 +103,26 @@ static struct st_event *mem_write(struct symtrace *t, const struct st_state *st,
 	return st_ev_store(t, st, mem_addr(st->reg, op), op->size, src, pc);
 }
 
+/* capstone register -> slot (general or xmm), for st_written(). */
+static int slot_of(unsigned r)
+{
+	int w, g = gpr_of(r, &w);
+
+	return g >= 0 ? g : xmm_of(r);
+}
+
 /* Every register the instruction writes becomes unknown. */
 static void clobber_written(csh h, const cs_insn *in, struct sval reg[ST_MAX_REGS])
 {
-	cs_regs rd, wr;
-	uint8_t nrd = 0, nwr = 0;
-	int w;
+	int s[ST_MAX_WRITES], n = st_written(h, in, slot_of, s);
 
-	if (cs_regs_access(h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK) {
-		/* cannot tell what it writes: forget everything but the stack */
-		for (int i = 0; i < NR_REGS; i++)
-			if (i != R_RSP)
-				reg[i] = UNK;
-		return;
-	}
-	for (int i = 0; i < nwr; i++) {
-		int g = gpr_of(wr[i], &w);
-
-		if (g < 0)
-			g = xmm_of(wr[i]);
-		if (g >= 0)
-			reg[g] = UNK;
-	}
+	/* cannot tell what it writes: forget everything but the stack */
+	for (int i = 0; n < 0 && i < NR_REGS; i++)
+		if (i != R_RSP)
+			reg[i] = UNK;
+	for (int i = 0; i < n; i++)
+		if (s[i] >= 0)
+			reg[s[i]] = UNK;
 }
 
 static bool is_store_mov(unsigned id)
@@ -142,21 +140,13 @@ static bool is_store_mov(unsigned id)
 
 static void forget_written(csh h, const cs_insn *in, struct st_state *c)
 {
-	cs_regs rd, wr;
-	uint8_t nrd = 0, nwr = 0;
-	int w;
+	int s[ST_MAX_WRITES], n = st_written(h, in, slot_of, s);
 
-	if (cs_regs_access(h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK) {
-		for (int g = 0; g < NR_GPR; g++)
-			st_forget(c, g);
-		return;
-	}
-	for (int i = 0; i < nwr; i++) {
-		int g = gpr_of(wr[i], &w);
-
-		if (g >= 0)
-			st_forget(c, g);
-	}
+	for (int g = 0; n < 0 && g < NR_GPR; g++)
+		st_forget(c, g);
+	for (int i = 0; i < n; i++)
+		if (s[i] >= 0 && s[i] < NR_GPR)
+			st_forget(c, s[i]);
 }
 
 /* Before the generic pass of step(): constants, shifts, exact divisions. */
