@@ -624,6 +624,7 @@ int binary_inspect_exe(const char *exe, const char *name, struct osd_binary *b,
 	int e;
 
 	memset(b, 0, sizeof(*b));
+	b->arch = NR_ST_ARCHS;
 	snprintf(b->build_id, sizeof(b->build_id), "none");
 	snprintf(b->version, sizeof(b->version), "unknown");
 	*fd = open(exe, O_RDONLY | O_CLOEXEC);
@@ -653,6 +654,11 @@ enum st_arch binary_host_arch(void)
 #else
 #error "osdhist traces x86-64 and arm64 hosts only"
 #endif
+}
+
+const char *binary_arch_name(const struct osd_binary *b)
+{
+	return b->arch < NR_ST_ARCHS ? st_arch_name[b->arch] : NULL;
 }
 
 void binary_foreign(const struct osd_binary *b, const char *name, char *out, size_t len)

@@ -11,7 +11,8 @@
 #include "symtrace.h"
 
 struct osd_binary {
-	uint8_t arch;			/* enum st_arch (symtrace.h) of its code */
+	uint8_t arch;			/* enum st_arch (symtrace.h) of its code;
+					 * NR_ST_ARCHS until its ELF header is read */
 	char build_id[41];		/* hex, or "none" */
 	char version[64];		/* the binary's own Ceph version, e.g.
 					 * "16.2.15"; "unknown" if not found */
@@ -56,6 +57,10 @@ void binary_fd_path(int fd, char out[BINARY_FD_PATH_MAX]);
 /* The architecture osdhist itself was built for: the only one whose
  * binaries it can attach to (its BPF object reads that one's registers). */
 enum st_arch binary_host_arch(void);
+
+/* "x86-64" or "arm64": the architecture of b's code; NULL if its ELF
+ * header was not read (not an ELF, not opened, not inspected). */
+const char *binary_arch_name(const struct osd_binary *b);
 
 /* One line for an inspected binary b of another architecture than
  * binary_host_arch(): that it cannot be traced here and which osdhist to
