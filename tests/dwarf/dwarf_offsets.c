@@ -271,6 +271,8 @@ static bool arm64;
 /* The CFA at entry minus the entry stack pointer: the return address on
  * x86-64, nothing on AArch64 (it is in x30). */
 #define CFA_AT_ENTRY	(arm64 ? 0 : 8)
+/* The stack pointer as the architecture's assembly names it. */
+#define SP_NAME		(arm64 ? "sp" : "%rsp")
 
 static int symbols(const char *bin, const char *prefix, struct sym *out, int max)
 {
@@ -635,21 +637,21 @@ static int param_slot(Dwarf *dw, Dwarf_Addr addr, const char *type, const char *
 	if (loc >= 0 && abi >= 0 && loc != abi) {
 		static char buf[256];
 
-		snprintf(buf, sizeof(buf), "location at entry says %%rsp + %" PRId64
-			 ", the calling convention %%rsp + %" PRId64, loc, abi);
+		snprintf(buf, sizeof(buf), "location at entry says %s + %" PRId64
+			 ", the calling convention %s + %" PRId64, SP_NAME, loc, SP_NAME, abi);
 		*why = buf;
 		return -1;
 	}
-	printf("%s = 0x%" PRIx64 "  (DWARF: %s's %s %s at entry %%rsp + %" PRId64 ": ",
+	printf("%s = 0x%" PRIx64 "  (DWARF: %s's %s %s at entry %s + %" PRId64 ": ",
 	       field, (uint64_t)(loc >= 0 ? loc : abi), fn, type, pname ? pname : "?",
-	       loc >= 0 ? loc : abi);
+	       SP_NAME, loc >= 0 ? loc : abi);
 	if (loc >= 0)
 		printf("DW_OP_fbreg %" PRId64 "%s", loc - CFA_AT_ENTRY, deref ? " deref" : "");
 	else
 		printf("location: %s", loc_why);
 	if (abi >= 0)
-		printf("; %s calling convention from the parameter types: %%rsp + %" PRId64,
-		       arm64 ? "AAPCS64" : "SysV", abi);
+		printf("; %s calling convention from the parameter types: %s + %" PRId64,
+		       arm64 ? "AAPCS64" : "SysV", SP_NAME, abi);
 	else
 		printf("; calling convention: %s", abi_why);
 	printf(")\n");

@@ -62,7 +62,14 @@ compare() { # LABEL ROOT ("" for the host)
 		return
 	fi
 	"$ORACLE" "$bin" "$dbg" >"$WORK/$label.dwarf" 2>"$WORK/$label.dwarf.err"
-	check_eq "$label: DWARF tells every offset (build/dwarf_offsets exit status)" "$?" 0
+	local rc=$? unknown byref
+	# AAPCS64 passes an aggregate over 16 bytes by reference: such a
+	# parameter has no stack slot for DWARF to tell (exit status 1), and
+	# nothing else may be unknown
+	unknown=$(grep -c '^[a-z_]* = ?' "$WORK/$label.dwarf")
+	byref=$(grep -c '^[a-z_]* = ?.*AAPCS64 passes it by reference' "$WORK/$label.dwarf")
+	check_eq "$label: DWARF tells every offset but a by-reference parameter's slot (build/dwarf_offsets exit status, offsets it cannot tell)" \
+		"$rc $((unknown - byref))" "$((byref > 0)) 0"
 	sed "s/^/# $label DWARF: /" "$WORK/$label.dwarf" "$WORK/$label.dwarf.err"
 	"$OSDHIST" --inspect "$bin" -v >"$WORK/$label.osdhist" 2>"$WORK/$label.err"
 	check_eq "$label: osdhist --inspect accepts $bin" "$?" 0
