@@ -161,17 +161,17 @@ static bool string_arg(const struct symtrace *t, const struct st_event *e, int k
 	return false;
 }
 
-/* The field of o, size bytes, that the first call passing one in an
- * argument register passes. */
-static struct fact first_field_passed(const struct symtrace *t, int o, int size)
+/* The field of o, size bytes, that the first call passing one in argument
+ * register k passes (k = NR_ARGS: in any). */
+static struct fact first_field_passed(const struct symtrace *t, int o, int size, int k)
 {
 	for (int i = 0; i < t->nev; i++) {
 		int64_t off;
 
 		if (t->ev[i].type != EV_CALL)
 			continue;
-		for (int k = 0; k < NR_ARGS; k++)
-			if (field_arg(t, &t->ev[i], k, o, size, &off))
+		for (int a = 0; a < NR_ARGS; a++)
+			if ((k == NR_ARGS || a == k) && field_arg(t, &t->ev[i], a, o, size, &off))
 				return (struct fact){ 1, off };
 	}
 	return (struct fact){ 0, 0 };
@@ -240,7 +240,9 @@ static bool two_and_name(const int64_t off[3], int name)
  * after `if (o == hobject_t()) return out << "MIN";` (a default hobject_t
  * built on the stack: not o) and `if (o.is_max())`, `out << o.pool <<
  * ':'; ... out << o.get_bitwise_key_u32();` (hash_reverse_bits) -- the first
- * calls passing an 8-byte, and a 4-byte, field of o; `append_escaped(
+ * calls passing an 8-byte, and a 4-byte, field of o as the value of
+ * ostream::_M_insert(this, value), its second argument (arm64 16.2.15
+ * calls operator delete with o.hash left in x2 before); `append_escaped(
  * o.nspace, &v); ... append_escaped(o.get_key(), &v); ...
  * append_escaped(o.oid.name, &v);` -- nspace, key, name; `out << v << ':'
  * << o.snap;`. */
@@ -251,8 +253,8 @@ void read_hobj_print(const struct symtrace *t, const struct derive_in *in,
 	int64_t s[3];
 
 	(void)in;
-	fx->hp.pool = first_field_passed(t, o, 8);
-	fx->hp.revhash = first_field_passed(t, o, 4);
+	fx->hp.pool = first_field_passed(t, o, 8, ARG_1);
+	fx->hp.revhash = first_field_passed(t, o, 4, ARG_1);
 	fx->hp.snap = nosnap_compared(t, o);
 	if (escaped_three(t, o, s) && two_and_name(s, 2)) {
 		set(&fx->hp.nspace, s[0]);
@@ -274,8 +276,8 @@ void read_hobj_to_str(const struct symtrace *t, const struct derive_in *in,
 	int64_t s[3];
 
 	(void)in;
-	fx->hs.pool = first_field_passed(t, o, 8);
-	fx->hs.nibble = first_field_passed(t, o, 4);
+	fx->hs.pool = first_field_passed(t, o, 8, NR_ARGS);
+	fx->hs.nibble = first_field_passed(t, o, 4, NR_ARGS);
 	fx->hs.snap = nosnap_compared(t, o);
 	if (escaped_three(t, o, s) && two_and_name(s, 0)) {
 		set(&fx->hs.key, s[1]);

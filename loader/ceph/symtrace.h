@@ -14,7 +14,9 @@
  * never of byte strings, so register choices, endbr64 and layout changes
  * between builds do not matter.
  *
- * The pass is linear (no control flow is followed), bounded (ST_MAX_INSNS,
+ * The pass is linear (no loop or branch is followed; code that nothing
+ * falls into starts with the registers of the forward jumps that land on
+ * it, symtrace_core.c), bounded (ST_MAX_INSNS,
  * ST_MAX_NODES) and never reads outside the bytes it is given.
  *
  * Everything below is free of the architecture: arguments are positions

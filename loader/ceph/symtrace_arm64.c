@@ -12,8 +12,9 @@
  * them) and a register holding one used as an offset; cmp/cmn with an
  * immediate or a known constant, cbz/cbnz (a compare with 0); bl, blr,
  * b out of the function (a tail call), br through a loaded pointer with sp
- * back at entry (a virtual tail call); hint (paciasp, autiasp, bti) and nop
- * as nothing; whole 16-byte q-register moves (a struct copy); asr then mul
+ * back at entry (a virtual tail call); b, b.cond, cbz, cbnz, tbz, tbnz
+ * inside it as jumps for the walk's joins; hint (paciasp, autiasp, bti)
+ * and nop as nothing, not even body code; whole 16-byte q-register moves (a struct copy); asr then mul
  * by a constant (EV_DIV).  Anything else makes what it writes unknown.
  * An instruction capstone cannot decode (newer than its tables) is skipped
  * with every register but sp forgotten: AArch64 code has a fixed width.
@@ -374,20 +375,36 @@ static int do_branch(struct symtrace *t, const cs_insn *in, struct st_state *st)
 		call(t, st, in->id == ARM64_INS_BL ? target : 0, in->address);
 		return LV_BODY;
 	case ARM64_INS_B:
-		if (a->cc != ARM64_CC_INVALID && a->cc != ARM64_CC_AL)
-			return LV_BODY;		/* b.cond: control flow */
-		if (target >= st->fn_lo && target < st->fn_hi)
+		if (target >= st->fn_lo && target < st->fn_hi) {
+			st->jump = target;	/* control flow */
+			st->ends = a->cc == ARM64_CC_INVALID || a->cc == ARM64_CC_AL;
 			return LV_BODY;
+		}
+		if (a->cc != ARM64_CC_INVALID && a->cc != ARM64_CC_AL)
+			return LV_BODY;		/* b.cond out: not a call */
 		call(t, st, target, in->address);
 		return LV_EXIT;
 	case ARM64_INS_BR:
 		/* else a switch's jump table: not followed */
-		if (via < 0 || t->nodes[via].kind != N_LOAD || !st_sp_at_entry(t, st, R_SP))
+		if (via < 0 || t->nodes[via].kind != N_LOAD || !st_sp_at_entry(t, st, R_SP)) {
+			st->ends = 1;
 			return LV_BODY;
+		}
 		call(t, st, 0, in->address);
 		return LV_EXIT;
 	}
 	return LV_BODY;
+}
+
+/* cbz, cbnz, tbz, tbnz: a conditional jump to their last operand. */
+static void jump_of(const cs_insn *in, struct st_state *st)
+{
+	const cs_arm64 *a = &in->detail->arm64;
+	const cs_arm64_op *o = a->op_count ? &a->operands[a->op_count - 1] : NULL;
+
+	if (o && o->type == ARM64_OP_IMM && (uint64_t)o->imm >= st->fn_lo &&
+	    (uint64_t)o->imm < st->fn_hi)
+		st->jump = (uint64_t)o->imm;
 }
 
 /* cmp / cmn / tst and cbz / cbnz: the compares derive_read.c asks about. */
@@ -542,7 +559,7 @@ static int step(csh h, struct symtrace *t, const cs_insn *in, struct st_state *s
 	unsigned id = in->id;
 
 	if (id == ARM64_INS_HINT || id == ARM64_INS_NOP)
-		return LV_BODY;		/* paciasp, autiasp, bti, nop */
+		return LV_SAME;		/* paciasp, autiasp, bti, nop */
 	if (id == ARM64_INS_RET)
 		return LV_EXIT;
 	if (is_load(id) || id == ARM64_INS_LDP || id == ARM64_INS_LDNP || id == ARM64_INS_LDPSW)
@@ -552,11 +569,14 @@ static int step(csh h, struct symtrace *t, const cs_insn *in, struct st_state *s
 	switch (id) {
 	case ARM64_INS_B: case ARM64_INS_BL: case ARM64_INS_BLR: case ARM64_INS_BR:
 		return do_branch(t, in, st);
-	case ARM64_INS_CMP: case ARM64_INS_CMN: case ARM64_INS_TST:
 	case ARM64_INS_CBZ: case ARM64_INS_CBNZ:
+		jump_of(in, st);
+		/* fall through */
+	case ARM64_INS_CMP: case ARM64_INS_CMN: case ARM64_INS_TST:
 		/* (capstone 4 marks cmp's first operand written: it is not) */
 		return do_compare(t, in, st);
 	case ARM64_INS_TBZ: case ARM64_INS_TBNZ:
+		jump_of(in, st);
 		return LV_BODY;
 	case ARM64_INS_ADD: case ARM64_INS_SUB:
 		return do_add(h, in, st);

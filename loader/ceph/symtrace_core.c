@@ -9,6 +9,7 @@
  * pass itself, only "don't know".
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "symtrace_core.h"
@@ -179,6 +180,43 @@ uint64_t st_exact_divisor(const struct st_event *e)
 	return inv << e->size;
 }
 
+/* A forward jump inside the function: where it lands and the registers it
+ * takes there; several jumps to one place keep what they agree on. */
+struct st_join {
+	uint64_t to;
+	struct sval reg[ST_MAX_REGS];
+};
+#define ST_MAX_JOINS	256	/* more: the rest are not noted */
+
+static bool same(struct sval a, struct sval b)
+{
+	return a.node == b.node && a.add == b.add;
+}
+
+static void note_jump(struct st_join *j, int *nj, uint64_t to, const struct sval *reg)
+{
+	for (int i = 0; i < *nj; i++)
+		if (j[i].to == to) {
+			for (int r = 0; r < ST_MAX_REGS; r++)
+				if (!same(j[i].reg[r], reg[r]))
+					j[i].reg[r] = ST_UNK;
+			return;
+		}
+	if (*nj < ST_MAX_JOINS) {
+		j[*nj].to = to;
+		memcpy(j[*nj].reg, reg, sizeof(j[*nj].reg));
+		(*nj)++;
+	}
+}
+
+static const struct st_join *join_at(const struct st_join *j, int nj, uint64_t at)
+{
+	for (int i = 0; i < nj; i++)
+		if (j[i].to == at)
+			return &j[i];
+	return NULL;
+}
+
 /*
  * GCC places epilogues (restores of callee-saved registers, then a return
  * or a tail jump) in the middle of a function, and the code after one is
@@ -186,7 +224,12 @@ uint64_t st_exact_divisor(const struct st_event *e)
  * still hold what the body gave them (an argument kept in %rbx or x19, say).
  * So the pass goes on after an exit with the registers as they were before
  * its epilogue began, as it goes on after any jump with the state of the
- * code before it.
+ * code before it.  Better, when code that nothing falls into (after an
+ * exit or an unconditional jump) is where earlier forward jumps land, it
+ * starts with the registers those jumps agree on, their constants
+ * forgotten: a register the code between moved (GCC reuses x19 for
+ * op + 0x70 in one branch of operator<<(OSDOp)) is not taken for what it
+ * holds in another.
  */
 int symtrace_run(enum st_arch arch, const uint8_t *code, size_t len, uint64_t vaddr,
 		 struct symtrace *t)
@@ -196,6 +239,9 @@ int symtrace_run(enum st_arch arch, const uint8_t *code, size_t len, uint64_t va
 	const struct st_front *f;
 	struct st_state st;
 	struct sval body[ST_MAX_REGS];
+	struct st_join *joins;
+	int nj = 0;
+	bool ended = false;
 	uint64_t addr = vaddr;
 	const uint8_t *p = code;
 	size_t left = len;
@@ -215,7 +261,11 @@ int symtrace_run(enum st_arch arch, const uint8_t *code, size_t len, uint64_t va
 		return err == CS_ERR_MEM ? -ENOMEM : -ENOTSUP;
 	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
 	in = cs_malloc(h);
-	if (!in) {
+	joins = malloc(ST_MAX_JOINS * sizeof(*joins));
+	if (!in || !joins) {
+		if (in)
+			cs_free(in, 1);
+		free(joins);
 		cs_close(&h);
 		return -ENOMEM;
 	}
@@ -232,11 +282,16 @@ int symtrace_run(enum st_arch arch, const uint8_t *code, size_t len, uint64_t va
 
 	memcpy(body, st.reg, sizeof(body));
 	while (left) {
+		const uint64_t at = addr;
+		const struct st_join *j;
+		int lv;
+
 		if (++t->ninsns > ST_MAX_INSNS) {
 			t->truncated = 1;
 			break;
 		}
 		if (!cs_disasm_iter(h, &p, &left, &addr, in)) {
+			ended = false;
 			if (!f->insn_size || left < f->insn_size)
 				break;
 			p += f->insn_size;
@@ -249,7 +304,19 @@ int symtrace_run(enum st_arch arch, const uint8_t *code, size_t len, uint64_t va
 				}
 			continue;
 		}
-		switch (f->step(h, t, in, &st)) {
+		if (ended && (j = join_at(joins, nj, at))) {
+			memcpy(st.reg, j->reg, sizeof(st.reg));
+			for (int i = 0; i < f->nregs; i++)
+				st_forget(&st, i);
+			memcpy(body, st.reg, sizeof(body));
+		}
+		st.jump = 0;
+		st.ends = 0;
+		lv = f->step(h, t, in, &st);
+		if (st.jump > at && st.jump < st.fn_hi)
+			note_jump(joins, &nj, st.jump, st.reg);
+		ended = st.ends || lv == LV_EXIT;
+		switch (lv) {
 		case LV_BODY:
 			memcpy(body, st.reg, sizeof(body));
 			break;
@@ -258,6 +325,7 @@ int symtrace_run(enum st_arch arch, const uint8_t *code, size_t len, uint64_t va
 			break;
 		}
 	}
+	free(joins);
 	cs_free(in, 1);
 	cs_close(&h);
 	return 0;

@@ -20,8 +20,11 @@
  * LV_BODY: body code, the state after it is where code after the next exit
  * resumes; LV_EPILOGUE: part of an exit path (restores of callee-saved
  * registers, the stack pointer's return, the return value's setting);
- * LV_EXIT: leaves the function (ret, a tail call). */
-enum { LV_BODY, LV_EPILOGUE, LV_EXIT };
+ * LV_EXIT: leaves the function (ret, a tail call); LV_SAME: changes no
+ * register and says nothing of where it stands (AArch64's paciasp,
+ * autiasp, bti, nop: autiasp sits between an epilogue's restores and its
+ * ret, and must not make the restored registers the body's). */
+enum { LV_BODY, LV_EPILOGUE, LV_EXIT, LV_SAME };
 
 /* The register state of the walk, and constants with pending right shifts
  * per register (for EV_DIV). */
@@ -32,6 +35,13 @@ struct st_state {
 	int8_t shift[ST_MAX_REGS];	/* -1: none */
 	uint32_t ncalls;
 	uint64_t fn_lo, fn_hi;		/* the function's bytes */
+	/* set by the front end's step, 0 before each instruction: */
+	uint64_t jump;			/* the target of a direct jump inside
+					 * the function it may take */
+	uint8_t ends;			/* it never goes on to the next one
+					 * (an unconditional jump; a jump
+					 * table's; ret and tail calls are
+					 * LV_EXIT) */
 };
 
 struct st_front {

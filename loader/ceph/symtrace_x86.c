@@ -376,11 +376,30 @@ static int leaves(const cs_insn *in, uint64_t fn_lo, uint64_t fn_hi)
 	return LV_BODY;
 }
 
+/* Control flow inside the function, for the walk's joins: a jmp or jcc
+ * to a place in it; a jmp that is not a tail call never goes on. */
+static void jumps(const cs_insn *in, struct st_state *st)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o0 = x->op_count > 0 ? &x->operands[0] : NULL;
+	bool jump = false;
+
+	for (int i = 0; i < in->detail->groups_count; i++)
+		jump |= in->detail->groups[i] == X86_GRP_JUMP;
+	if (!jump)
+		return;
+	if (o0 && o0->type == X86_OP_IMM && (uint64_t)o0->imm >= st->fn_lo &&
+	    (uint64_t)o0->imm < st->fn_hi)
+		st->jump = (uint64_t)o0->imm;
+	st->ends = in->id == X86_INS_JMP;
+}
+
 /* One instruction: constants first (they read the registers before the
  * instruction writes them), then the pass; what it does to the walk. */
 static int front_step(csh h, struct symtrace *t, const cs_insn *in, struct st_state *st)
 {
 	track_consts(h, t, in, st);
+	jumps(in, st);
 	return step(h, t, in, st) ? LV_EXIT : leaves(in, st->fn_lo, st->fn_hi);
 }
 

@@ -51,6 +51,15 @@ static void reef(void **state)
 	assert_string_equal(out.why[OFF_SP_SPG], "no witness (looked at: OSD::enqueue_op, "
 			    "AAPCS64 of OSD::enqueue_op's signature)");
 	assert_non_null(strstr(out.why[OFF_SP_SUBMIT_OP], "AAPCS64"));
+	/* the printers, read past a branch that moved x19 (symtrace's joins)
+	 * and an epilogue with autiasp, answer as on x86-64 */
+	assert_string_equal(out.why[OFF_OSDOP_INDATA], "operator<<(ostream&, OSDOp), "
+			    "OpInfo::set_from_op(vector), sizeof(OSDOp) - 0x48 (indata, outdata, "
+			    "rval end it)");
+	assert_string_equal(out.why[OFF_OSDOP_CLS], "operator<<(ostream&, OSDOp), "
+			    "OpInfo::set_from_op(vector), the wire format of ceph_osd_op");
+	assert_string_equal(out.why[OFF_HOBJ_POOL], "operator<<(ostream&, hobject_t), "
+			    "hobject_t::dump, hobject_t::to_str");
 }
 
 /* log_op_stats with `ldr x25, [x22, #280]` (op.get_req()) made to read

@@ -363,6 +363,73 @@ static void exact_division(void **state)
 	assert_int_equal(t->nev, 3);
 }
 
+static const uint8_t pacret[] = {
+	0x3f, 0x23, 0x03, 0xd5,	/* 400000: paciasp */
+	0xfd, 0x7b, 0xbe, 0xa9,	/* 400004: stp x29, x30, [sp, #-32]! */
+	0xf3, 0x0b, 0x00, 0xf9,	/* 400008: str x19, [sp, #16] */
+	0xf3, 0x03, 0x00, 0xaa,	/* 40000c: mov x19, x0 */
+	0x06, 0x00, 0x00, 0x14,	/* 400010: b 400028 */
+	0xf3, 0x0b, 0x40, 0xf9,	/* 400014: ldr x19, [sp, #16] */
+	0xfd, 0x7b, 0xc2, 0xa8,	/* 400018: ldp x29, x30, [sp], #32 */
+	0xbf, 0x23, 0x03, 0xd5,	/* 40001c: autiasp */
+	0xc0, 0x03, 0x5f, 0xd6,	/* 400020: ret */
+	0x62, 0x06, 0x40, 0xf9,	/* 400024: ldr x2, [x19, #8] */
+	0x61, 0xff, 0xff, 0xb4,	/* 400028: cbz x1, 400014 */
+};
+
+/* autiasp between an epilogue's restores and its ret changes nothing: the
+ * code after the exit resumes with the body's registers (x19 = x0), not
+ * the reloaded ones. */
+static void pac_epilogue(void **state)
+{
+	int sp;
+	(void)state;
+	RUN(pacret);
+	sp = st_sp(t);
+	STORE(0, sp, -32, 8);
+	STORE(1, sp, -24, 8);
+	STORE(2, sp, -16, 8);
+	LOAD(3, sp, -16, 8);
+	LOAD(4, sp, -32, 8);
+	LOAD(5, sp, -24, 8);
+	LOAD(6, arg(ARG_0), 8, 8);
+	is_cmp(7, arg(ARG_1), 8, 0);
+	assert_int_equal(t->nev, 8);
+}
+
+static const uint8_t joins[] = {
+	0xf3, 0x03, 0x01, 0xaa,	/* 400000: mov x19, x1 */
+	0x80, 0x00, 0x00, 0xb4,	/* 400004: cbz x0, 400014 */
+	0x73, 0xc2, 0x01, 0x91,	/* 400008: add x19, x19, #0x70 */
+	0x62, 0x06, 0x40, 0xf9,	/* 40000c: ldr x2, [x19, #8] */
+	0x02, 0x00, 0x00, 0x14,	/* 400010: b 400018 */
+	0x63, 0x1a, 0x40, 0x39,	/* 400014: ldrb w3, [x19, #6] */
+	0xf4, 0x03, 0x01, 0xaa,	/* 400018: mov x20, x1 */
+	0x82, 0x00, 0x00, 0xb4,	/* 40001c: cbz x2, 40002c */
+	0x94, 0xc2, 0x01, 0x91,	/* 400020: add x20, x20, #0x70 */
+	0x42, 0x00, 0x18, 0x36,	/* 400024: tbz w2, #3, 40002c */
+	0xc0, 0x03, 0x5f, 0xd6,	/* 400028: ret */
+	0x84, 0x02, 0x40, 0xf9,	/* 40002c: ldr x4, [x20] */
+	0x25, 0x08, 0x40, 0xf9,	/* 400030: ldr x5, [x1, #16] */
+};
+
+/* Code nothing falls into (after b, ret) where forward jumps (cbz, tbz)
+ * land starts with the registers those jumps had: x19 is x1 there, not
+ * x1 + 0x70 as the code between made it (GCC's operator<<(OSDOp) on
+ * arm64); two jumps that disagree on x20 leave it unknown, and agree on
+ * x1. */
+static void jumps_join(void **state)
+{
+	(void)state;
+	RUN(joins);
+	is_cmp(0, arg(ARG_0), 8, 0);
+	LOAD(1, arg(ARG_1), 0x78, 8);
+	LOAD(2, arg(ARG_1), 6, 1);
+	is_cmp(3, arg(ARG_2), 8, 0);	/* x2 as the cbz found it */
+	LOAD(4, arg(ARG_1), 16, 8);	/* no load through x20 before it */
+	assert_int_equal(t->nev, 5);
+}
+
 static const uint8_t undecodable[] = {
 	0xf3, 0x03, 0x00, 0xaa,	/* 400000: mov x19, x0 */
 	0x00, 0x00, 0x00, 0x00,	/* 400004: udf #0 */
@@ -391,6 +458,8 @@ int run_symtrace_arm64_tests(void)
 		cmocka_unit_test(virtual_tail_call),
 		cmocka_unit_test(moves_and_adds),
 		cmocka_unit_test(exact_division),
+		cmocka_unit_test(pac_epilogue),
+		cmocka_unit_test(jumps_join),
 		cmocka_unit_test(undecodable_word),
 	};
 	return cmocka_run_group_tests_name("symtrace_arm64", tests, setup, teardown);
