@@ -343,7 +343,7 @@ unit-test: deps
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 180
 FUZZ_LINKED   = loader/ceph/binary.c $(sort $(wildcard loader/ceph/derive*.c)) \
-		loader/ceph/symtrace.c
+		$(wildcard loader/ceph/symtrace*.c)
 FUZZ_SRCS     = tests/fuzz/fuzz_binary.c $(FUZZ_LINKED)
 FUZZ_HDRS     = $(wildcard loader/ceph/*.h loader/util/*.h) maps/osdhist.h
 FUZZ_CFLAGS   = -g -O1 -fno-omit-frame-pointer -std=c11 -Wall -Wextra -Werror \

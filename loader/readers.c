@@ -17,6 +17,12 @@ ssize_t read_binary(void *arg, void *out, size_t size, int *fds, int *nfds)
 	if (size < sizeof(*a))
 		return -ENOSPC;
 	a->rc = binary_inspect_exe(r->exe, r->where, &a->ob, a->err, sizeof(a->err), &fd);
+	/* a process to attach to: its code must be what our BPF object reads
+	 * (an arm64 ceph-osd under qemu-user on an x86 host is not) */
+	if (a->rc >= 0 && a->ob.arch != binary_host_arch()) {
+		binary_foreign(&a->ob, r->where, a->err, sizeof(a->err));
+		a->rc = -ENOEXEC;
+	}
 	if (fd >= 0) {
 		fds[0] = fd;
 		*nfds = 1;

@@ -148,10 +148,12 @@ declare -A minus_one_value=(
 	[ceph/derive_witness.c:abi_stack_slot]=1
 	# node and register indices of a trace; -1 is the trace's own "no
 	# node" (struct sval, st_event.node), stored, compared, passed on
-	[ceph/symtrace.c:gpr_of]=1 [ceph/symtrace.c:xmm_of]=1
-	[ceph/symtrace.c:intern]=1 [ceph/symtrace.c:mem_read]=1
-	[ceph/symtrace.c:st_arg]=1 [ceph/symtrace.c:st_sp]=1
-	[ceph/symtrace.c:st_load]=1
+	[ceph/symtrace_x86.c:gpr_of]=1 [ceph/symtrace_x86.c:xmm_of]=1
+	[ceph/symtrace_arm64.c:gpr_of]=1 [ceph/symtrace_arm64.c:vec_of]=1
+	[ceph/symtrace_arm64.c:reg_op]=1 [ceph/symtrace_arm64.c:cmp_node]=1
+	[ceph/symtrace_core.c:intern]=1 [ceph/symtrace_core.c:st_ev_load]=1
+	[ceph/symtrace_core.c:st_arg]=1 [ceph/symtrace_core.c:st_sp]=1
+	[ceph/symtrace_core.c:st_load]=1
 	# 1 supported, 0 crimson-osd, -1 not an OSD name: a kind, not a failure
 	[ceph/procs.c:osd_name]=1
 	# the first missing feature's index, or -1: none is missing

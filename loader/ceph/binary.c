@@ -11,6 +11,7 @@
  * size and against BINARY_MAX_* before it is used.
  */
 #include <capstone/capstone.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -247,13 +248,38 @@ static uint8_t *read_fn(const struct elf_file *f, const struct sym *s, size_t *l
 	return buf;
 }
 
-/* Which of the n targets some `call rel32` (e8) or `jmp rel32` (e9, a tail
- * call) in the executable segments reaches: bit i of the result for
- * target[i].  A byte scan, not a disassembly: an e8 inside another
- * instruction can only make a target look called, never hide a real call,
- * so an inlined function may pass (the self-check is the guard) but a
- * called one is never refused.  Reads the segments in chunks. */
-static uint32_t direct_calls(const struct elf_file *f, const uint64_t *target, int n)
+/* Where a direct call or tail jump at vaddr `at` of buf[i..] goes, or 0:
+ * x86-64 `call rel32` (e8) and `jmp rel32` (e9); AArch64 `bl` and `b`
+ * (imm26 words, at 4-byte aligned addresses). */
+static uint64_t branch_target(uint8_t arch, const uint8_t *p, uint64_t at)
+{
+	int32_t rel;
+	uint32_t w;
+
+	if (arch == ST_ARM64) {
+		if (at & 3)
+			return 0;
+		memcpy(&w, p, 4);
+		w = le32toh(w);
+		if ((w & 0x7c000000u) != 0x14000000u)	/* b 000101, bl 100101 */
+			return 0;
+		/* sign-extend imm26, times 4 */
+		return at + (uint64_t)((int64_t)((int32_t)(w << 6) >> 6) * 4);
+	}
+	if (p[0] != 0xe8 && p[0] != 0xe9)
+		return 0;
+	memcpy(&rel, p + 1, 4);
+	return at + 5 + (uint64_t)(int64_t)rel;
+}
+
+/* Which of the n targets some direct call or tail jump (branch_target) in
+ * the executable segments reaches: bit i of the result for target[i].  A
+ * byte scan, not a disassembly: an e8 inside another x86 instruction can
+ * only make a target look called, never hide a real call, so an inlined
+ * function may pass (the self-check is the guard) but a called one is
+ * never refused.  Reads the segments in chunks. */
+static uint32_t direct_calls(const struct elf_file *f, uint8_t arch, const uint64_t *target,
+			     int n)
 {
 	uint32_t found = 0, all = n >= 32 ? ~0u : (1u << n) - 1;
 	uint8_t *buf = malloc(BINARY_SCAN_CHUNK + 4);
@@ -285,13 +311,11 @@ static uint32_t direct_calls(const struct elf_file *f, const uint64_t *target, i
 				break;
 			scanned += (uint64_t)got;
 			for (ssize_t i = 0; i + 5 <= got && i < BINARY_SCAN_CHUNK; i++) {
-				int32_t rel;
-				uint64_t to;
+				uint64_t to = branch_target(arch, buf + i,
+							    ph.p_vaddr + at + (uint64_t)i);
 
-				if (buf[i] != 0xe8 && buf[i] != 0xe9)
+				if (!to)
 					continue;
-				memcpy(&rel, buf + i + 1, 4);
-				to = ph.p_vaddr + at + (uint64_t)i + 5 + (uint64_t)(int64_t)rel;
 				for (int t = 0; t < n; t++)
 					if (to == target[t])
 						found |= 1u << t;
@@ -319,11 +343,42 @@ static bool version_like(const char *s)
 	return dots >= 2;
 }
 
-/* ceph_version_to_str() returns getenv("CEPH_VER_OVERRIDE") or the build's
- * CEPH_GIT_NICE_VER: the %rip-relative string it loads that looks like a
- * version is the binary's own. */
-static void find_version(const struct elf_file *f, const struct sym *s, char *out, size_t outlen)
+/* The address an instruction makes of a global, or 0: x86-64 `lea
+ * disp(%rip), r`; AArch64 `add xd, xn, #lo12` after `adrp xn, page` (the
+ * last adrp's register and page in *page_reg, *page). */
+static uint64_t global_address(uint8_t arch, const cs_insn *in, unsigned *page_reg,
+			       uint64_t *page)
 {
+	if (arch == ST_ARM64) {
+		const cs_arm64 *a = &in->detail->arm64;
+
+		if (in->id == ARM64_INS_ADRP && a->op_count == 2 &&
+		    a->operands[0].type == ARM64_OP_REG && a->operands[1].type == ARM64_OP_IMM) {
+			*page_reg = a->operands[0].reg;
+			*page = (uint64_t)a->operands[1].imm;
+			return 0;
+		}
+		if (in->id == ARM64_INS_ADD && a->op_count == 3 && *page_reg &&
+		    a->operands[1].type == ARM64_OP_REG && a->operands[1].reg == *page_reg &&
+		    a->operands[2].type == ARM64_OP_IMM && a->operands[2].shift.type == ARM64_SFT_INVALID)
+			return *page + (uint64_t)a->operands[2].imm;
+		return 0;
+	}
+	if (in->id != X86_INS_LEA || in->detail->x86.op_count != 2 ||
+	    in->detail->x86.operands[1].type != X86_OP_MEM ||
+	    in->detail->x86.operands[1].mem.base != X86_REG_RIP)
+		return 0;
+	return in->address + in->size + (uint64_t)in->detail->x86.operands[1].mem.disp;
+}
+
+/* ceph_version_to_str() returns getenv("CEPH_VER_OVERRIDE") or the build's
+ * CEPH_GIT_NICE_VER: the string it makes the address of (global_address)
+ * that looks like a version is the binary's own. */
+static void find_version(const struct elf_file *f, uint8_t arch, const struct sym *s, char *out,
+			 size_t outlen)
+{
+	unsigned page_reg = 0;
+	uint64_t page = 0;
 	size_t len = 0;
 	uint8_t *code;
 	const uint8_t *p;
@@ -334,7 +389,8 @@ static void find_version(const struct elf_file *f, const struct sym *s, char *ou
 	snprintf(out, outlen, "unknown");
 	if (!s->vaddr || s->size > 256 || !(code = read_fn(f, s, &len)))
 		return;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) {
+	if (cs_open(arch == ST_ARM64 ? CS_ARCH_ARM64 : CS_ARCH_X86,
+		    arch == ST_ARM64 ? CS_MODE_ARM : CS_MODE_64, &h) != CS_ERR_OK) {
 		free(code);
 		return;
 	}
@@ -343,16 +399,11 @@ static void find_version(const struct elf_file *f, const struct sym *s, char *ou
 	p = code;
 	addr = s->vaddr;
 	while (in && len && cs_disasm_iter(h, &p, &len, &addr, in)) {
-		const cs_x86 *x = &in->detail->x86;
 		char buf[64];
-		uint64_t target, off;
+		uint64_t target = global_address(arch, in, &page_reg, &page), off;
 		ssize_t n;
 
-		if (in->id != X86_INS_LEA || x->op_count != 2 ||
-		    x->operands[1].type != X86_OP_MEM || x->operands[1].mem.base != X86_REG_RIP)
-			continue;
-		target = in->address + in->size + (uint64_t)x->operands[1].mem.disp;
-		if (vaddr_to_off(f, target, 1, false, &off) < 0)
+		if (!target || vaddr_to_off(f, target, 1, false, &off) < 0)
 			continue;
 		n = pread(f->fd, buf, sizeof(buf) - 1, (off_t)off);
 		if (n <= 0)
@@ -373,7 +424,7 @@ static void find_version(const struct elf_file *f, const struct sym *s, char *ou
  * allocates a descriptor per section header claimed (e_shnum, or section 0's
  * sh_size with extended numbering): a 1 GiB sparse file of zeros claiming
  * 16 M sections cost 4.4 GB.  0, or one line in err and -ENOEXEC (not an
- * x86-64 ELF) or -EFBIG (more headers than BINARY_MAX_SECTIONS). */
+ * x86-64 or AArch64 ELF) or -EFBIG (more headers than BINARY_MAX_SECTIONS). */
 static int check_headers(const struct elf_file *f, const char *name, char *err, size_t errlen)
 {
 	Elf64_Ehdr eh;
@@ -386,8 +437,8 @@ static int check_headers(const struct elf_file *f, const char *name, char *err, 
 		return -ENOEXEC;
 	}
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-	    eh.e_machine != EM_X86_64) {
-		snprintf(err, errlen, "%s is not an x86-64 ELF binary", name);
+	    (eh.e_machine != EM_X86_64 && eh.e_machine != EM_AARCH64)) {
+		snprintf(err, errlen, "%s is not an x86-64 or AArch64 ELF binary", name);
 		return -ENOEXEC;
 	}
 	shnum = eh.e_shnum;
@@ -433,7 +484,7 @@ static int mark_inlined(const struct elf_file *f, const struct sym *syms,
 			fn[n] = p;
 			target[n++] = probe_sym(syms, p)->vaddr;
 		}
-	called = direct_calls(f, target, n);
+	called = direct_calls(f, b->arch, target, n);
 	for (int i = 0; i < n; i++) {
 		int p = fn[i];
 
@@ -465,17 +516,18 @@ static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 	int ret;
 
 	if (!gelf_getehdr(f->elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_machine != EM_X86_64) {
-		snprintf(err, errlen, "%s is not an x86-64 ELF binary", name);
+	    (eh.e_machine != EM_X86_64 && eh.e_machine != EM_AARCH64)) {
+		snprintf(err, errlen, "%s is not an x86-64 or AArch64 ELF binary", name);
 		return -ENOEXEC;
 	}
+	b->arch = eh.e_machine == EM_AARCH64 ? ST_ARM64 : ST_X86_64;
 	if (find_build_id(f->elf, b->build_id) < 0)
 		snprintf(b->build_id, sizeof(b->build_id), "none");
 	memset(syms, 0, sizeof(syms));
 	ret = find_symbols(f, name, syms, err, errlen);
 	if (ret < 0)
 		return ret;
-	find_version(f, &syms[CF_CEPH_VERSION], b->version, sizeof(b->version));
+	find_version(f, b->arch, &syms[CF_CEPH_VERSION], b->version, sizeof(b->version));
 
 	for (int p = 0; p < NR_PROBE_FNS; p++) {
 		const struct sym *s = probe_sym(syms, p);
@@ -500,6 +552,7 @@ static int inspect(struct elf_file *f, const char *name, struct osd_binary *b,
 		return ret;
 
 	memset(&din, 0, sizeof(din));
+	din.arch = b->arch;
 	for (int d = 0; d < NR_CEPH_FNS; d++) {
 		const struct sym *s = &syms[d];
 
@@ -571,6 +624,7 @@ int binary_inspect_exe(const char *exe, const char *name, struct osd_binary *b,
 	int e;
 
 	memset(b, 0, sizeof(*b));
+	b->arch = NR_ST_ARCHS;
 	snprintf(b->build_id, sizeof(b->build_id), "none");
 	snprintf(b->version, sizeof(b->version), "unknown");
 	*fd = open(exe, O_RDONLY | O_CLOEXEC);
@@ -589,6 +643,34 @@ int binary_inspect(const char *path, const char *name, struct osd_binary *b,
 	if (fd >= 0)
 		close(fd);
 	return ret;
+}
+
+enum st_arch binary_host_arch(void)
+{
+#if defined(__aarch64__)
+	return ST_ARM64;
+#elif defined(__x86_64__)
+	return ST_X86_64;
+#else
+#error "osdhist traces x86-64 and arm64 hosts only"
+#endif
+}
+
+const char *binary_arch_name(const struct osd_binary *b)
+{
+	return b->arch < NR_ST_ARCHS ? st_arch_name[b->arch] : NULL;
+}
+
+void binary_foreign(const struct osd_binary *b, const char *name, char *out, size_t len)
+{
+	if (b->arch == binary_host_arch()) {
+		snprintf(out, len, "%s", "");
+		return;
+	}
+	snprintf(out, len, "%s is an %s binary and this osdhist is built for %s: it cannot "
+		 "trace it here; trace it with osdhist built for %s%s", name,
+		 st_arch_name[b->arch], st_arch_name[binary_host_arch()], st_arch_name[b->arch],
+		 b->arch == ST_ARM64 ? " (make static ARCH=arm64)" : " (make static)");
 }
 
 const char *const osd_feature_name[NR_FEATS] = {

@@ -8,8 +8,11 @@
 
 #include "cephfns.h"
 #include "derive.h"
+#include "symtrace.h"
 
 struct osd_binary {
+	uint8_t arch;			/* enum st_arch (symtrace.h) of its code;
+					 * NR_ST_ARCHS until its ELF header is read */
 	char build_id[41];		/* hex, or "none" */
 	char version[64];		/* the binary's own Ceph version, e.g.
 					 * "16.2.15"; "unknown" if not found */
@@ -22,13 +25,15 @@ struct osd_binary {
 	char why[NR_OFFS][256];
 };
 
-/* Reads PATH (an x86-64 ELF ceph-osd; NAME is how messages call it): its
+/* Reads PATH (an x86-64 or AArch64 ELF ceph-osd, whatever the host's
+ * architecture: b->arch says which; NAME is how messages call it): its
  * build-id, version, the probed symbols, and every offset of struct
  * osd_offsets derived from its code (derive.h).  0 when it can be traced:
  * the required symbols and OFFS_REQUIRED are all there (optional offsets
  * may still be missing: see `have` and `why`).  Otherwise a negative errno
  * naming the cause, err holds one line, and *b is filled as far as it got
- * (build_id, version, why): -ENOEXEC not an x86-64 ELF or a malformed one,
+ * (build_id, version, why): -ENOEXEC not an x86-64 or AArch64 ELF, or a
+ * malformed one,
  * -ENOTSUP a build osdhist cannot trace (a required symbol or offset
  * missing, a probed function inlined) or a libelf that cannot, -EFBIG past a BINARY_MAX_* bound,
  * -EINVAL not a regular file, -ENOMEM; the open's -errno (e.g. -ENOENT). */
@@ -48,6 +53,19 @@ int binary_inspect_exe(const char *exe, const char *name, struct osd_binary *b,
  * then.  Our own /proc, not a process's. */
 #define BINARY_FD_PATH_MAX	32
 void binary_fd_path(int fd, char out[BINARY_FD_PATH_MAX]);
+
+/* The architecture osdhist itself was built for: the only one whose
+ * binaries it can attach to (its BPF object reads that one's registers). */
+enum st_arch binary_host_arch(void);
+
+/* "x86-64" or "arm64": the architecture of b's code; NULL if its ELF
+ * header was not read (not an ELF, not opened, not inspected). */
+const char *binary_arch_name(const struct osd_binary *b);
+
+/* One line for an inspected binary b of another architecture than
+ * binary_host_arch(): that it cannot be traced here and which osdhist to
+ * use.  "" if b's is the host's. */
+void binary_foreign(const struct osd_binary *b, const char *name, char *out, size_t len);
 
 /* enum osd_feature: cephfns.h */
 extern const char *const osd_feature_name[NR_FEATS];

@@ -152,7 +152,7 @@ static void read_all(const struct derive_in *in, struct facts *fx, struct symtra
 		const struct derive_code *c = &in->fn[f];
 
 		if (!reader[f] || !c->vaddr || !c->code || !c->len ||
-		    symtrace_run(c->code, c->len, c->vaddr, t) < 0)
+		    symtrace_run(in->arch, c->code, c->len, c->vaddr, t) < 0)
 			continue;
 		reader[f](t, in, fx);
 	}

@@ -6,7 +6,7 @@
  * Every struct and stack offset of struct osd_offsets, derived from the
  * machine code of the ceph-osd binary's own exported functions.  Each offset
  * needs two or more witnesses (different functions, or a function and a
- * SysV ABI fact for stack offsets) that agree; one disagreeing witness, or
+ * calling-convention fact for stack offsets) that agree; one disagreeing witness, or
  * fewer than two, and the offset is not known.  No value is ever assumed.
  */
 #include <stdbool.h>
@@ -44,6 +44,7 @@ struct derive_code {
 };
 
 struct derive_in {
+	uint8_t arch;				/* enum st_arch (symtrace.h) of the code */
 	struct derive_code fn[NR_CEPH_FNS];	/* code only where derive_reads_code() */
 };
 

@@ -55,7 +55,7 @@ static void request_and_recv(const struct symtrace *t, int op, struct fact *req,
  * [this + request]). */
 void read_mi(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
-	int self = st_arg(t, ARG_RDI);
+	int self = st_arg(t, ARG_0);
 
 	for (int i = 0; i < t->nev; i++) {
 		const struct st_event *e = &t->ev[i];
@@ -78,7 +78,7 @@ void read_mi(const struct symtrace *t, const struct derive_in *in, struct facts 
  * then `op.may_read()` etc. on &op.op_info. */
 void read_ls(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
-	int op = st_arg(t, ARG_RSI);
+	int op = st_arg(t, ARG_1);
 	int64_t d;
 
 	request_and_recv(t, op, &fx->ls_request, &fx->ls_recv);
@@ -96,10 +96,10 @@ void read_ls(const struct symtrace *t, const struct derive_in *in, struct facts 
 
 /* OSD::dequeue_op(PGRef pg, OpRequestRef op, ...): `op->set_dequeued_time(now)`
  * is the first store into the OpRequest; `now - m->get_recv_stamp()` follows.
- * op arrives by invisible reference in %rdx. */
+ * op arrives by invisible reference in argument 2. */
 void read_dq(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
-	int op = st_load(t, st_arg(t, ARG_RDX), 0, 8);
+	int op = st_load(t, st_arg(t, ARG_2), 0, 8);
 
 	(void)in;
 	if (op < 0)
@@ -120,7 +120,7 @@ void read_dq(const struct symtrace *t, const struct derive_in *in, struct facts 
  * spg_t (MEMORY class) is read from the caller's frame in the prologue. */
 void read_eq(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
-	int op = st_load(t, st_arg(t, ARG_RSI), 0, 8);
+	int op = st_load(t, st_arg(t, ARG_1), 0, 8);
 	int sp = st_sp(t);
 	int64_t lowest = -1;
 
@@ -131,7 +131,7 @@ void read_eq(const struct symtrace *t, const struct derive_in *in, struct facts 
 
 		if (e->type != EV_LOAD || e->ncalls)
 			continue;
-		if (e->base == sp && e->off > 0 && (lowest < 0 || e->off < lowest))
+		if (e->base == sp && e->off >= t->stack_args && (lowest < 0 || e->off < lowest))
 			lowest = e->off;
 		if (op >= 0 && !fx->eq_recv.ok && t->nodes[e->base].size == 8 &&
 		    st_is_load_of(t, e->base, op, &f)) {
@@ -139,7 +139,7 @@ void read_eq(const struct symtrace *t, const struct derive_in *in, struct facts 
 			set(&fx->eq_recv, e->off);
 		}
 	}
-	if (lowest > 0)
+	if (lowest >= 0)
 		set(&fx->eq_spg, lowest);
 }
 
@@ -195,7 +195,7 @@ static void ctor_reqid(const struct symtrace *t, int self, struct fact *f)
  * reqid copies (ctor_reqid). */
 void read_ct(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
-	int self = st_arg(t, ARG_RDI), msg = st_arg(t, ARG_RSI);
+	int self = st_arg(t, ARG_0), msg = st_arg(t, ARG_1);
 
 	(void)in;
 	ctor_reqid(t, self, &fx->ct_reqid);
@@ -217,7 +217,7 @@ void read_ct(const struct symtrace *t, const struct derive_in *in, struct facts 
  * MSG_OSD_REPOP)` with m = rm->op->get_req(). */
 void read_rc(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
-	int rm = st_load(t, st_arg(t, ARG_RSI), 0, 8);
+	int rm = st_load(t, st_arg(t, ARG_1), 0, 8);
 
 	if (rm < 0)
 		return;
@@ -249,7 +249,7 @@ void read_rc(const struct symtrace *t, const struct derive_in *in, struct facts 
 
 void read_rd(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
-	int self = st_arg(t, ARG_RDI);
+	int self = st_arg(t, ARG_0);
 
 	for (int i = 0; i < t->nev; i++) {
 		const struct st_event *e = &t->ev[i];
@@ -266,7 +266,7 @@ void read_rd(const struct symtrace *t, const struct derive_in *in, struct facts 
  * rmw_flags & flag;` -- the first u64 read from this. */
 void read_cr(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
-	int self = st_arg(t, ARG_RDI);
+	int self = st_arg(t, ARG_0);
 
 	(void)in;
 	for (int i = 0; i < t->nev; i++)
@@ -287,11 +287,11 @@ static void read_sub(const struct symtrace *t, struct fact *f)
 	for (int i = 0; i < t->nev; i++) {
 		const struct st_event *e = &t->ev[i];
 
-		if (e->type == EV_LOAD && !e->ncalls && e->base == sp && e->off > 0 &&
-		    e->size == 8 && e->off > hi)
+		if (e->type == EV_LOAD && !e->ncalls && e->base == sp &&
+		    e->off >= t->stack_args && e->size == 8 && e->off > hi)
 			hi = e->off;
 	}
-	if (hi > 0)
+	if (hi >= 0)
 		set(f, hi);
 }
 
@@ -353,7 +353,7 @@ void read_op_print(const struct symtrace *t, const struct derive_in *in,
 		   struct facts *fx)
 {
 	const struct call_question q = { in->fn[CF_LIST_WRITE].vaddr, in->fn[CF_LIST_WRITE].vaddr,
-					 ARG_RDI, ARG_RDX };
+					 ARG_0, ARG_2 };
 
 	read_call(t, &q, &fx->pr_indata, &fx->pr_cls);
 }
@@ -365,7 +365,7 @@ static void set_from_op_call(const struct symtrace *t, const struct derive_in *i
 			     struct fact *indata, struct fact *cls)
 {
 	const struct call_question q = { in->fn[CF_LIST_ITERATOR].vaddr,
-					 in->fn[CF_ITER_COPY_STRING].vaddr, ARG_RSI, ARG_RSI };
+					 in->fn[CF_ITER_COPY_STRING].vaddr, ARG_1, ARG_1 };
 
 	read_call(t, &q, indata, cls);
 }
@@ -381,7 +381,7 @@ void read_sfv(const struct symtrace *t, const struct derive_in *in, struct facts
 void read_iter_impl(const struct symtrace *t, const struct derive_in *in,
 		    struct facts *fx)
 {
-	int self = st_arg(t, ARG_RDI), ls = st_arg(t, ARG_RSI);
+	int self = st_arg(t, ARG_0), ls = st_arg(t, ARG_1);
 
 	(void)in;
 	for (int i = 0; i < t->nev; i++) {
@@ -411,7 +411,7 @@ static struct fact u32_of(const struct symtrace *t, int n)
 void read_list_c_str(const struct symtrace *t, const struct derive_in *in,
 		     struct facts *fx)
 {
-	int self = st_arg(t, ARG_RDI);
+	int self = st_arg(t, ARG_0);
 
 	for (int i = 0; i < t->nev; i++) {
 		const struct st_event *e = &t->ev[i];
@@ -462,7 +462,7 @@ void read_list_write(const struct symtrace *t, const struct derive_in *in,
  * _off alone, or _off and _len. */
 static void read_ptr(const struct symtrace *t, struct ptr_reads *r)
 {
-	int self = st_arg(t, ARG_RDI), nu = 0;
+	int self = st_arg(t, ARG_0), nu = 0;
 	int64_t u[2];
 
 	for (int i = 0; i < t->nev; i++) {
@@ -495,7 +495,7 @@ static void read_ptr(const struct symtrace *t, struct ptr_reads *r)
  * element's start) is compared with CEPH_OSD_OP_* constants. */
 void read_sf(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
-	int m = st_arg(t, ARG_RSI);
+	int m = st_arg(t, ARG_1);
 
 	for (int i = 0; i < t->nev; i++) {
 		const struct st_event *e = &t->ev[i];
@@ -520,7 +520,7 @@ void read_sf(const struct symtrace *t, const struct derive_in *in, struct facts 
  * to clear_data<vector<OSDOp>>. */
 void read_cb(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
-	int self = st_arg(t, ARG_RDI);
+	int self = st_arg(t, ARG_0);
 
 	for (int i = 0; i < t->nev; i++) {
 		const struct st_event *e = &t->ev[i];
@@ -571,12 +571,13 @@ READ_INTO(read_ptr_copy_out, read_ptr, pco)
 #undef READ_INTO
 
 /* PrimaryLogPG::fill_in_copy_get_noent(OpRequestRef&, hobject_t, OSDOp& osd_op):
- * `osd_op.rval = -ENOENT;` -- a 4-byte store of -2 into the OSDOp (%rcx). */
+ * `osd_op.rval = -ENOENT;` -- a 4-byte store of -2 into the OSDOp (argument
+ * 3: this, the OpRequestRef&, the hobject_t passed by reference). */
 #define MINUS_ENOENT	(-2)
 
 void read_noent(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
-	int osd_op = st_arg(t, ARG_RCX);
+	int osd_op = st_arg(t, ARG_3);
 
 	(void)in;
 	for (int i = 0; i < t->nev; i++) {

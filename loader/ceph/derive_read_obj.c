@@ -15,7 +15,7 @@
 void read_mosdop_print(const struct symtrace *t, const struct derive_in *in,
 		       struct facts *fx)
 {
-	int self = st_arg(t, ARG_RDI);
+	int self = st_arg(t, ARG_0);
 	uint64_t spg = in->fn[CF_SPG_PRINT].vaddr, hobj = in->fn[CF_HOBJ_PRINT].vaddr;
 
 	for (int i = 0; i < t->nev; i++) {
@@ -32,13 +32,14 @@ void read_mosdop_print(const struct symtrace *t, const struct derive_in *in,
 }
 
 /* MOSDOp::get_spg(): `ceph_assert(!partial_decode_needed); return pgid;` --
- * an spg_t (24 bytes, MEMORY class) returned through the pointer in %rdi,
- * this in %rsi: each store into the result at k is of the bytes loaded
+ * an spg_t (24 bytes: returned in memory) returned through the result
+ * pointer (x86-64 %rdi, this in %rsi; arm64 x8, this in x0): each store
+ * into the result at k is of the bytes loaded
  * from this + F + k, one F for all, and one store is at k = 0. */
 void read_get_spg(const struct symtrace *t, const struct derive_in *in,
 		  struct facts *fx)
 {
-	int ret = st_arg(t, ARG_RDI), self = st_arg(t, ARG_RSI);
+	int ret = st_sret(t), self = st_sret_arg(t, 0);
 	int64_t pgid = -1;
 	bool first = false;
 
@@ -60,12 +61,12 @@ void read_get_spg(const struct symtrace *t, const struct derive_in *in,
 }
 
 /* MOSDOp::get_pg(): `ceph_assert(!partial_decode_needed); return
- * pgid.pgid;` -- a pg_t (16 bytes, INTEGER class) returned in %rax:%rdx:
+ * pgid.pgid;` -- a pg_t (16 bytes) returned in two registers:
  * before any call, this's 8-byte loads are the two at F and F + 8. */
 void read_get_pg(const struct symtrace *t, const struct derive_in *in,
 		 struct facts *fx)
 {
-	int self = st_arg(t, ARG_RDI), n = 0;
+	int self = st_arg(t, ARG_0), n = 0;
 	int64_t off[2] = { 0, 0 };
 
 	(void)in;
@@ -91,7 +92,7 @@ void read_get_pg(const struct symtrace *t, const struct derive_in *in,
 void read_finish_decode(const struct symtrace *t, const struct derive_in *in,
 			struct facts *fx)
 {
-	int self = st_arg(t, ARG_RDI);
+	int self = st_arg(t, ARG_0);
 	uint64_t copy = in->fn[CF_CITER_COPY_STRING].vaddr;
 
 	for (int i = 0; i < t->nev && copy; i++) {
@@ -107,11 +108,11 @@ void read_finish_decode(const struct symtrace *t, const struct derive_in *in,
 
 /* MOSDOp::get_object_locator(): `ceph_assert(!final_decode_needed); if
  * (hobj.oid.name.empty())` -- the first compare of an 8-byte field of this
- * (%rsi; the result is returned through %rdi) with 0 is the name's length. */
+ * (returned in memory: st_sret_arg) with 0 is the name's length. */
 void read_get_oloc(const struct symtrace *t, const struct derive_in *in,
 		   struct facts *fx)
 {
-	int self = st_arg(t, ARG_RSI);
+	int self = st_sret_arg(t, 0);
 
 	(void)in;
 	for (int i = 0; i < t->nev; i++) {
@@ -160,17 +161,17 @@ static bool string_arg(const struct symtrace *t, const struct st_event *e, int k
 	return false;
 }
 
-/* The field of o, size bytes, that the first call passing one in an
- * argument register passes. */
-static struct fact first_field_passed(const struct symtrace *t, int o, int size)
+/* The field of o, size bytes, that the first call passing one in argument
+ * register k passes (k = NR_ARGS: in any). */
+static struct fact first_field_passed(const struct symtrace *t, int o, int size, int k)
 {
 	for (int i = 0; i < t->nev; i++) {
 		int64_t off;
 
 		if (t->ev[i].type != EV_CALL)
 			continue;
-		for (int k = 0; k < NR_ARGS; k++)
-			if (field_arg(t, &t->ev[i], k, o, size, &off))
+		for (int a = 0; a < NR_ARGS; a++)
+			if ((k == NR_ARGS || a == k) && field_arg(t, &t->ev[i], a, o, size, &off))
 				return (struct fact){ 1, off };
 	}
 	return (struct fact){ 0, 0 };
@@ -206,7 +207,7 @@ static int escaped_three(const struct symtrace *t, int o, int64_t off[3])
 	for (int i = 0; i < t->nev && n < PAIR_MAX; i++) {
 		const struct st_event *e = &t->ev[i];
 
-		if (e->type == EV_CALL && e->target && string_arg(t, e, ARG_RDI, o, &c[n].off))
+		if (e->type == EV_CALL && e->target && string_arg(t, e, ARG_0, o, &c[n].off))
 			c[n++].target = e->target;
 	}
 	for (int i = 0; i < n; i++) {
@@ -239,19 +240,21 @@ static bool two_and_name(const int64_t off[3], int name)
  * after `if (o == hobject_t()) return out << "MIN";` (a default hobject_t
  * built on the stack: not o) and `if (o.is_max())`, `out << o.pool <<
  * ':'; ... out << o.get_bitwise_key_u32();` (hash_reverse_bits) -- the first
- * calls passing an 8-byte, and a 4-byte, field of o; `append_escaped(
+ * calls passing an 8-byte, and a 4-byte, field of o as the value of
+ * ostream::_M_insert(this, value), its second argument (arm64 16.2.15
+ * calls operator delete with o.hash left in x2 before); `append_escaped(
  * o.nspace, &v); ... append_escaped(o.get_key(), &v); ...
  * append_escaped(o.oid.name, &v);` -- nspace, key, name; `out << v << ':'
  * << o.snap;`. */
 void read_hobj_print(const struct symtrace *t, const struct derive_in *in,
 		     struct facts *fx)
 {
-	int o = st_arg(t, ARG_RSI);
+	int o = st_arg(t, ARG_1);
 	int64_t s[3];
 
 	(void)in;
-	fx->hp.pool = first_field_passed(t, o, 8);
-	fx->hp.revhash = first_field_passed(t, o, 4);
+	fx->hp.pool = first_field_passed(t, o, 8, ARG_1);
+	fx->hp.revhash = first_field_passed(t, o, 4, ARG_1);
 	fx->hp.snap = nosnap_compared(t, o);
 	if (escaped_three(t, o, s) && two_and_name(s, 2)) {
 		set(&fx->hp.nspace, s[0]);
@@ -263,18 +266,18 @@ void read_hobj_print(const struct symtrace *t, const struct derive_in *in,
  * long unsigned)poolid);`, then the same of get_nibblewise_key_u32() --
  * the first calls passing an 8-byte, and a 4-byte, field of this; `if
  * (snap == CEPH_NOSNAP)`; `append_escaped(oid.name, &out); ...
- * (get_key(), &out); ... (nspace, &out);`.  The result is returned through
- * %rdi, this is in %rsi.  (20's formats with fmt and reads the rest
+ * (get_key(), &out); ... (nspace, &out);`.  The std::string is returned
+ * in memory (st_sret_arg).  (20's formats with fmt and reads the rest
  * through a copy of this on its stack: only its pool answers.) */
 void read_hobj_to_str(const struct symtrace *t, const struct derive_in *in,
 		      struct facts *fx)
 {
-	int o = st_arg(t, ARG_RSI);
+	int o = st_sret_arg(t, 0);
 	int64_t s[3];
 
 	(void)in;
-	fx->hs.pool = first_field_passed(t, o, 8);
-	fx->hs.nibble = first_field_passed(t, o, 4);
+	fx->hs.pool = first_field_passed(t, o, 8, NR_ARGS);
+	fx->hs.nibble = first_field_passed(t, o, 4, NR_ARGS);
 	fx->hs.snap = nosnap_compared(t, o);
 	if (escaped_three(t, o, s) && two_and_name(s, 0)) {
 		set(&fx->hs.key, s[1]);
@@ -288,8 +291,8 @@ void read_hobj_to_str(const struct symtrace *t, const struct derive_in *in,
  * f->dump_int("hash", hash); f->dump_int("max", (int)max);
  * f->dump_int("pool", pool); f->dump_string("namespace", nspace);` --
  * seven virtual calls on f (the last a tail call), each passing its name
- * as a string_view (%rsi, %rdx) then the value: a string_view of a string
- * of this from %rcx, or an integer field in %rcx (8, 4, 1, 8 bytes).  All
+ * as a string_view (arguments 1, 2) then the value: a string_view of a
+ * string of this from argument 3, or an integer field in argument 3 (8, 4, 1, 8 bytes).  All
  * seven must be so, and the first the name, or none is trusted.
  */
 #define DUMP_CALLS	7
@@ -299,7 +302,7 @@ void read_hobj_dump(const struct symtrace *t, const struct derive_in *in,
 		    struct facts *fx)
 {
 	static const int kind[DUMP_CALLS] = { DUMP_STRING, DUMP_STRING, 8, 4, 1, 8, DUMP_STRING };
-	int o = st_arg(t, ARG_RDI), f = st_arg(t, ARG_RSI), n = 0;
+	int o = st_arg(t, ARG_0), f = st_arg(t, ARG_1), n = 0;
 	int64_t off[DUMP_CALLS];
 
 	(void)in;
@@ -309,8 +312,8 @@ void read_hobj_dump(const struct symtrace *t, const struct derive_in *in,
 		if (e->type != EV_CALL || e->target || e->args[0].node != f || e->args[0].add)
 			continue;
 		if (n == DUMP_CALLS ||
-		    !(kind[n] == DUMP_STRING ? string_arg(t, e, ARG_RCX, o, &off[n]) :
-		      field_arg(t, e, ARG_RCX, o, kind[n], &off[n])))
+		    !(kind[n] == DUMP_STRING ? string_arg(t, e, ARG_3, o, &off[n]) :
+		      field_arg(t, e, ARG_3, o, kind[n], &off[n])))
 			return;		/* not dump()'s seven fields */
 		n++;
 	}
@@ -330,7 +333,7 @@ void read_hobj_dump(const struct symtrace *t, const struct derive_in *in,
 void read_get_snapid(const struct symtrace *t, const struct derive_in *in,
 		     struct facts *fx)
 {
-	int self = st_arg(t, ARG_RDI);
+	int self = st_arg(t, ARG_0);
 	int64_t snap = -1;
 
 	(void)in;

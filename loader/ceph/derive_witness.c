@@ -2,35 +2,45 @@
 /*
  * Each offset's witnesses, witnesses_FIELD() for each row of maps/
  * osdhist.h's OSDHIST_OFFSETS: which facts the readers found (derive_facts.h)
- * say where the field is, and the SysV ABI and layout facts that say it
- * too.  Each one adds its answers; the engine (derive.c) judges them.
+ * say where the field is, and the calling convention and layout facts that
+ * say it too.  Each one adds its answers; the engine (derive.c) judges them.
  */
 #include <string.h>
 
 #include "derive_facts.h"
 
-/* --- the SysV ABI witnesses ------------------------------------------ */
+/* --- the calling convention's witnesses ----------------------------- */
 
 /*
- * Where a parameter lives at entry, from the signature alone: INTEGER
- * parameters take %rdi..%r9 then 8-byte caller-frame slots from entry
- * %rsp + 8; a MEMORY-class one (an aggregate over 16 bytes) takes its size
- * rounded to 8 in the frame.  Sizes of Ceph's by-value aggregates here:
- * spg_t = pg_t (u64 m_pool, u32 m_seed: 16) + shard_id_t (s8) = 24;
- * osd_reqid_t = entity_name_t (u8 + s64: 16) + u64 tid + s32 inc = 32.
- * A non-trivially copyable class (intrusive_ptr) is passed as a pointer.
+ * Where a parameter lives at entry, from the signature alone.  SysV x86-64:
+ * INTEGER parameters take %rdi..%r9 then 8-byte caller-frame slots from
+ * entry %rsp + 8; a MEMORY-class one (an aggregate over 16 bytes) takes its
+ * size rounded to 8 in the frame.  AAPCS64: x0..x7 then 8-byte slots from
+ * entry sp; an aggregate over 16 bytes is copied by the caller and passed
+ * as a pointer to the copy (B.4), so it takes a register like any pointer.
+ * Sizes of Ceph's by-value aggregates here: spg_t = pg_t (u64 m_pool, u32
+ * m_seed: 16) + shard_id_t (s8) = 24; osd_reqid_t = entity_name_t (u8 +
+ * s64: 16) + u64 tid + s32 inc = 32.  A non-trivially copyable class
+ * (intrusive_ptr) is passed as a pointer in both.
  */
 struct abi_param {
 	int mem_size;		/* 0: INTEGER class */
 };
 
-static int64_t abi_stack_slot(const struct abi_param *p, int n, int which)
+/* The entry stack pointer offset of parameter which of the n, -1 if it
+ * arrives in a register (or as a pointer in one). */
+static int64_t abi_stack_slot(const struct derive_in *in, const struct abi_param *p, int n,
+			      int which)
 {
+	const bool arm64 = in->arch == ST_ARM64;
+	const int nregs = arm64 ? 8 : 6;
 	int regs = 0;
-	int64_t slot = 8;
+	int64_t slot = arm64 ? 0 : 8;
 
 	for (int i = 0; i < n; i++) {
-		if (!p[i].mem_size && regs < NR_ARGS) {
+		int mem = arm64 ? 0 : p[i].mem_size;	/* arm64: a pointer to it */
+
+		if (!mem && regs < nregs) {
 			regs++;
 			if (i == which)
 				return -1;	/* in a register */
@@ -38,28 +48,34 @@ static int64_t abi_stack_slot(const struct abi_param *p, int n, int which)
 		}
 		if (i == which)
 			return slot;
-		slot += p[i].mem_size ? (p[i].mem_size + 7) / 8 * 8 : 8;
+		slot += mem ? (mem + 7) / 8 * 8 : 8;
 	}
 	return -1;
 }
 
 /* OSD::enqueue_op(this, spg_t, OpRequestRef&&, epoch_t): the spg_t. */
-static int64_t abi_enqueue_spg(void)
+static int64_t abi_enqueue_spg(const struct derive_in *in)
 {
 	static const struct abi_param p[] = { {0}, {24}, {0}, {0} };
 
-	return abi_stack_slot(p, 4, 1);
+	return abi_stack_slot(in, p, 4, 1);
 }
 
 /* submit_transaction(this, soid&, delta&, at_version&, t&&, trim_to&,
  * min_last_complete_ondisk&, log_entries&&, hset_history&, on_all_commit,
  * tid, osd_reqid_t reqid, OpRequestRef op): the op. */
-static int64_t abi_submit_op(void)
+static int64_t abi_submit_op(const struct derive_in *in)
 {
 	static const struct abi_param p[] = {
 		{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {32}, {0} };
 
-	return abi_stack_slot(p, 13, 12);
+	return abi_stack_slot(in, p, 13, 12);
+}
+
+/* How the witnesses name the calling convention. */
+static const char *abi_name(const struct derive_in *in)
+{
+	return in->arch == ST_ARM64 ? "AAPCS64" : "SysV ABI";
 }
 
 static struct fact sum(struct fact a, struct fact b)
@@ -127,8 +143,8 @@ static void witnesses_sp_spg(const struct derive_in *in, const struct facts *fx,
 			     struct offset_witnesses *w)
 {
 	derive_witness(w, CF_ENQUEUE_OP, in, fx->eq_spg);
-	derive_witness_as(w, CF_ENQUEUE_OP, in, abi(abi_enqueue_spg()), "SysV ABI of %s's signature",
-			  ceph_fn_pretty[CF_ENQUEUE_OP]);
+	derive_witness_as(w, CF_ENQUEUE_OP, in, abi(abi_enqueue_spg(in)), "%s of %s's signature",
+			  abi_name(in), ceph_fn_pretty[CF_ENQUEUE_OP]);
 }
 
 static void witnesses_sp_submit_op(const struct derive_in *in, const struct facts *fx,
@@ -138,8 +154,8 @@ static void witnesses_sp_submit_op(const struct derive_in *in, const struct fact
 	derive_witness(w, CF_EC_SUBMIT, in, fx->sub[1]);
 	derive_witness(w, CF_ECSWITCH_SUBMIT, in, fx->sub[2]);
 	if (in->fn[CF_REP_SUBMIT].vaddr || in->fn[CF_EC_SUBMIT].vaddr)
-		derive_witness_as(w, CF_NONE, in, abi(abi_submit_op()),
-				  "SysV ABI of submit_transaction's signature");
+		derive_witness_as(w, CF_NONE, in, abi(abi_submit_op(in)),
+				  "%s of submit_transaction's signature", abi_name(in));
 }
 
 static void witnesses_mosdop_ops(const struct derive_in *in, const struct facts *fx,

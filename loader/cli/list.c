@@ -41,6 +41,13 @@ void list_print_offsets(FILE *f, const struct osd_binary *b)
 	}
 }
 
+/* ", arm64": the architecture of b's code, when its ELF header was read. */
+static void print_arch(const struct osd_binary *b)
+{
+	if (binary_arch_name(b))
+		printf(", %s", binary_arch_name(b));
+}
+
 /* ", without -P (sp_spg: ...)" for each optional feature the binary lacks. */
 static void print_features(FILE *f, const struct osd_binary *b)
 {
@@ -86,13 +93,20 @@ int list_inspect(const char *path, bool verbose, bool perf_uprobes)
 {
 	struct osd_binary b;
 	char err[1024];
+	char foreign[512] = "";
 	int r = binary_inspect(path, path, &b, err, sizeof(err));
 
-	printf("%s: build-id %s, Ceph %s: %s", ESC(path), ESC(b.build_id),
-	       ESC(b.version), r < 0 ? "not traceable" : "traceable");
+	if (r >= 0)	/* b.arch is read: another host's binary? */
+		binary_foreign(&b, ESC(path), foreign, sizeof(foreign));
+	printf("%s: build-id %s, Ceph %s", ESC(path), ESC(b.build_id), ESC(b.version));
+	print_arch(&b);
+	printf(": %s", r < 0 ? "not traceable" : foreign[0] ?
+	       "derived here, traceable by an osdhist built for it" : "traceable");
 	if (r >= 0)
 		print_features(stdout, &b);
 	printf("\n");
+	if (foreign[0])
+		printf("%s\n", foreign);
 	if (verbose && b.why[0][0])
 		list_print_offsets(stdout, &b);
 	if (verbose)
@@ -199,6 +213,7 @@ static bool inspect(const struct osd_proc *p, const char *where, struct seen *s)
 	for (int i = 0; i < nfds; i++)
 		close(fds[i]);
 	memset(&s->b, 0, sizeof(s->b));
+	s->b.arch = NR_ST_ARCHS;	/* not read, unless the job answers */
 	if (n == -ETIMEDOUT) {
 		snprintf(s->err, sizeof(s->err), "its binary did not answer within %.0f s "
 			 "(a stalled mount in its root?)", READ_BINARY_S);
@@ -242,8 +257,9 @@ static bool list_one(const struct osd_proc *p, void *arg)
 		printf("osd.%d", p->osd_id);
 	else
 		printf("osd.?");
-	printf(" pid %d Ceph %s build-id %s: ", p->pid, ESC(s->b.version),
-	       ESC(s->b.build_id));
+	printf(" pid %d Ceph %s build-id %s", p->pid, ESC(s->b.version), ESC(s->b.build_id));
+	print_arch(&s->b);
+	printf(": ");
 	if (s->ok) {
 		printf("traceable");
 		print_features(stdout, &s->b);

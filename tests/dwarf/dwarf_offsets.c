@@ -15,7 +15,10 @@
  * come from the DW_AT_location of the function's parameter at its entry
  * address: DW_OP_fbreg N with the frame base DW_OP_call_frame_cfa, and the
  * CFA at entry is %rsp + 8 (the return address), so the slot is at entry
- * %rsp + 8 + N.  The function's address comes from BINARY's .dynsym, the
+ * %rsp + 8 + N.  An AArch64 BINARY (e_machine EM_AARCH64) is read the same
+ * way with AAPCS64's facts: the CFA at entry is sp itself (slot sp + N),
+ * x0..x7 carry the arguments, x8 a returned aggregate's address, and an
+ * aggregate over 16 bytes travels as a pointer to a copy.  The function's address comes from BINARY's .dynsym, the
  * same symbol osdhist probes.  An offset DWARF cannot tell is printed as
  * "NAME = ?  (why)", and the exit status is then 1.
  *
@@ -262,6 +265,15 @@ static void print_path(const char *field, int t, const char *const *path)
 /* Every defined symbol of BINARY's .dynsym whose name starts with PREFIX. */
 struct sym { char *name; Dwarf_Addr addr; };
 
+/* BINARY is AArch64 code (AAPCS64) rather than x86-64 (SysV). */
+static bool arm64;
+
+/* The CFA at entry minus the entry stack pointer: the return address on
+ * x86-64, nothing on AArch64 (it is in x30). */
+#define CFA_AT_ENTRY	(arm64 ? 0 : 8)
+/* The stack pointer as the architecture's assembly names it. */
+#define SP_NAME		(arm64 ? "sp" : "%rsp")
+
 static int symbols(const char *bin, const char *prefix, struct sym *out, int max)
 {
 	int fd = open(bin, O_RDONLY | O_CLOEXEC), n = 0;
@@ -271,6 +283,12 @@ static int symbols(const char *bin, const char *prefix, struct sym *out, int max
 	if (fd < 0)
 		return 0;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	{
+		GElf_Ehdr eh;
+
+		if (elf && gelf_getehdr(elf, &eh))
+			arm64 = eh.e_machine == EM_AARCH64;
+	}
 	while (elf && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *d;
@@ -483,11 +501,12 @@ static int abi_slot(Dwarf_Die *sp, const char *type, int64_t *slot, const char *
 {
 	Dwarf_Die c, t;
 	Dwarf_Attribute a;
-	int regs = 0;
-	int64_t stack = 8;
+	int regs = 0, nregs = arm64 ? 8 : 6;
+	int64_t stack = CFA_AT_ENTRY;
 
-	/* a returned aggregate in memory takes %rdi for its address */
-	if (dwarf_attr_integrate(sp, DW_AT_type, &a) && dwarf_formref_die(&a, &t)) {
+	/* a returned aggregate in memory takes %rdi for its address (AArch64:
+	 * x8, no argument register) */
+	if (!arm64 && dwarf_attr_integrate(sp, DW_AT_type, &a) && dwarf_formref_die(&a, &t)) {
 		int tag = strip(&t);
 		Dwarf_Word sz = 0;
 
@@ -520,6 +539,12 @@ static int abi_slot(Dwarf_Die *sp, const char *type, int64_t *slot, const char *
 			} else if (dwarf_aggregate_size(&t, &sz) || has_float(&t, 0)) {
 				*why = "an aggregate with floating point before it";
 				return -1;
+			} else if (sz > 16 && arm64) {
+				need = 1;		/* a pointer to a copy */
+				if (tn && !strcmp(tn, type) && regs + need <= nregs) {
+					*why = "AAPCS64 passes it by reference (a pointer in a register)";
+					return -1;
+				}
 			} else if (sz > 16) {
 				if (tn && !strcmp(tn, type)) {
 					*slot = stack;
@@ -535,13 +560,15 @@ static int abi_slot(Dwarf_Die *sp, const char *type, int64_t *slot, const char *
 		} else {
 			need = 1;
 		}
-		if (regs + need <= 6) {
+		if (regs + need <= nregs) {
 			regs += need;
 			if (tn && !strcmp(tn, type)) {
 				*why = "the parameter travels in registers";
 				return -1;
 			}
 		} else {
+			if (arm64)
+				regs = nregs;	/* C.13: no later argument in x0..x7 */
 			if (tn && !strcmp(tn, type)) {
 				*slot = stack;
 				return 0;
@@ -592,7 +619,7 @@ static int param_slot(Dwarf *dw, Dwarf_Addr addr, const char *type, const char *
 			else if (ops[0].atom != DW_OP_fbreg)
 				loc_why = "not DW_OP_fbreg at entry";
 			else {
-				loc = 8 + (int64_t)ops[0].number;
+				loc = CFA_AT_ENTRY + (int64_t)ops[0].number;
 				deref = nops > 1 && ops[1].atom == DW_OP_deref;
 			}
 			break;
@@ -610,20 +637,21 @@ static int param_slot(Dwarf *dw, Dwarf_Addr addr, const char *type, const char *
 	if (loc >= 0 && abi >= 0 && loc != abi) {
 		static char buf[256];
 
-		snprintf(buf, sizeof(buf), "location at entry says %%rsp + %" PRId64
-			 ", the calling convention %%rsp + %" PRId64, loc, abi);
+		snprintf(buf, sizeof(buf), "location at entry says %s + %" PRId64
+			 ", the calling convention %s + %" PRId64, SP_NAME, loc, SP_NAME, abi);
 		*why = buf;
 		return -1;
 	}
-	printf("%s = 0x%" PRIx64 "  (DWARF: %s's %s %s at entry %%rsp + %" PRId64 ": ",
+	printf("%s = 0x%" PRIx64 "  (DWARF: %s's %s %s at entry %s + %" PRId64 ": ",
 	       field, (uint64_t)(loc >= 0 ? loc : abi), fn, type, pname ? pname : "?",
-	       loc >= 0 ? loc : abi);
+	       SP_NAME, loc >= 0 ? loc : abi);
 	if (loc >= 0)
-		printf("DW_OP_fbreg %" PRId64 "%s", loc - 8, deref ? " deref" : "");
+		printf("DW_OP_fbreg %" PRId64 "%s", loc - CFA_AT_ENTRY, deref ? " deref" : "");
 	else
 		printf("location: %s", loc_why);
 	if (abi >= 0)
-		printf("; SysV calling convention from the parameter types: %%rsp + %" PRId64, abi);
+		printf("; %s calling convention from the parameter types: %s + %" PRId64,
+		       arm64 ? "AAPCS64" : "SysV", SP_NAME, abi);
 	else
 		printf("; calling convention: %s", abi_why);
 	printf(")\n");

@@ -9,6 +9,11 @@
 # Every offset the BPF programs read today must be derived; the others are
 # compared when osdhist derives them.  DWARF checks the method, it is never
 # the method: osdhist itself never reads DWARF.
+#
+# DWARF_ARCH=arm64 (test_dwarf_arm64.sh): the same for Debian's arm64
+# ceph-osd and ceph-osd-dbg of 16.2.15, 18.2.7 and 20.2.4, fetched and
+# unpacked by scripts/arm64_osds.sh (cached; about 1.7 GB the first time),
+# derived from AArch64 code by this x86 osdhist's --inspect.
 . "$(dirname "$0")/../lib.sh"
 
 OSDHIST=${OSDHIST:-$LIB_ROOT/osdhist}
@@ -37,6 +42,11 @@ chroot_root() {
 	fi
 }
 
+# arm64_root NAME: the unpacked arm64 packages of that release.
+arm64_root() {
+	"$LIB_ROOT/scripts/arm64_osds.sh" "$1" | tail -n 1
+}
+
 # value FILE NAME: the distinct values FILE gives NAME ("NAME = VALUE ...")
 value() { awk -v n="$2" '$1 == n && $2 == "=" { print $3 }' "$1" | sort -u | paste -sd' '; }
 
@@ -52,12 +62,19 @@ compare() { # LABEL ROOT ("" for the host)
 		return
 	fi
 	"$ORACLE" "$bin" "$dbg" >"$WORK/$label.dwarf" 2>"$WORK/$label.dwarf.err"
-	check_eq "$label: DWARF tells every offset (build/dwarf_offsets exit status)" "$?" 0
+	local rc=$? unknown byref
+	# AAPCS64 passes an aggregate over 16 bytes by reference: such a
+	# parameter has no stack slot for DWARF to tell (exit status 1), and
+	# nothing else may be unknown
+	unknown=$(grep -c '^[a-z_]* = ?' "$WORK/$label.dwarf")
+	byref=$(grep -c '^[a-z_]* = ?.*AAPCS64 passes it by reference' "$WORK/$label.dwarf")
+	check_eq "$label: DWARF tells every offset but a by-reference parameter's slot (build/dwarf_offsets exit status, offsets it cannot tell)" \
+		"$rc $((unknown - byref))" "$((byref > 0)) 0"
 	sed "s/^/# $label DWARF: /" "$WORK/$label.dwarf" "$WORK/$label.dwarf.err"
 	"$OSDHIST" --inspect "$bin" -v >"$WORK/$label.osdhist" 2>"$WORK/$label.err"
 	check_eq "$label: osdhist --inspect accepts $bin" "$?" 0
 	sed "s/^/# $label osdhist: /" "$WORK/$label.osdhist" "$WORK/$label.err"
-	TABLE[$label,version]=$(sed -n '1s/.*Ceph \([^:]*\):.*/\1/p' "$WORK/$label.osdhist")
+	TABLE[$label,version]=$(sed -n '1s/.*Ceph \([^,:]*\)[,:].*/\1/p' "$WORK/$label.osdhist")
 	local names
 	names=$(awk '$2 == "=" { print $1 }' "$WORK/$label.osdhist")
 	[ -n "$names" ] || fail "$label: osdhist --inspect -v printed no offsets"
@@ -66,6 +83,15 @@ compare() { # LABEL ROOT ("" for the host)
 		mine=$(value "$WORK/$label.osdhist" "$name")
 		dw=$(value "$WORK/$label.dwarf" "$name")
 		TABLE[$label,$name]="${dw:-?} / $mine"
+		if [ "$dw" == "?" ] && [ "$mine" == none ] &&
+			grep -q "^$name = ?.*AAPCS64 passes it by reference" "$WORK/$label.dwarf"; then
+			# spg_t (24 bytes) travels as a pointer in x1 on arm64: it
+			# has no stack slot, and osdhist must not claim one
+			echo "# $label: $name: AAPCS64 passes the spg_t by reference, DWARF" \
+				"and osdhist agree it has no stack slot; -P is not available" \
+				"on arm64 until the BPF side reads it through x1"
+			continue
+		fi
 		if [ -z "$dw" ] || [ "$dw" == "?" ]; then
 			fail "$label: $name: DWARF cannot tell it"
 		elif [[ $dw == *" "* ]]; then
@@ -84,20 +110,35 @@ compare() { # LABEL ROOT ("" for the host)
 	done
 }
 
-compare host ""
-for r in reef tentacle; do
-	if root=$(chroot_root $r) && [ -n "$root" ]; then
-		compare $r "$root"
-	else
-		fail "$r: the chroot could not be built (scripts/chroots.sh $r)"
-	fi
-done
+if [ "${DWARF_ARCH:-}" == arm64 ]; then
+	LABELS=()
+	for r in pacific reef tentacle; do
+		LABELS+=("arm64-$r")
+		if root=$(arm64_root $r) && [ -n "$root" ]; then
+			check_eq "arm64-$r: osdhist --inspect names the architecture" \
+				"$("$OSDHIST" --inspect "$root/usr/bin/ceph-osd" 2>&1 | grep -c 'is an arm64 binary')" 1
+			compare "arm64-$r" "$root"
+		else
+			fail "$r: the arm64 packages could not be fetched (scripts/arm64_osds.sh $r)"
+		fi
+	done
+else
+	LABELS=(host reef tentacle)
+	compare host ""
+	for r in reef tentacle; do
+		if root=$(chroot_root $r) && [ -n "$root" ]; then
+			compare $r "$root"
+		else
+			fail "$r: the chroot could not be built (scripts/chroots.sh $r)"
+		fi
+	done
+fi
 
 # the table, DWARF / osdhist, for the record
-printf '# %-13s' offset; for l in host reef tentacle; do printf ' %-20s' "$l ${TABLE[$l,version]}"; done; echo
+printf '# %-13s' offset; for l in "${LABELS[@]}"; do printf ' %-20s' "$l ${TABLE[$l,version]}"; done; echo
 for name in "${NAMES[@]}"; do
 	printf '# %-13s' "$name"
-	for l in host reef tentacle; do printf ' %-20s' "${TABLE[$l,$name]:--}"; done
+	for l in "${LABELS[@]}"; do printf ' %-20s' "${TABLE[$l,$name]:--}"; done
 	echo
 done
 echo "# (each cell: DWARF / osdhist --inspect)"

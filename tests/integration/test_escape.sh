@@ -2,7 +2,7 @@
 # Issue 23: no process can forge a line of osdhist's output by the bytes it
 # chooses.  Beside a throwaway cluster whose OSD is traced, two fake
 # ceph-osd processes (copies of sleep) run from a directory named
-#   x<LF>osd.7 pid 1 Ceph 16.2.15 build-id 00: traceable<ESC>[2J
+#   x<LF>osd.7 pid 1 Ceph 16.2.15 build-id 00, x86-64: traceable<ESC>[2J
 # one with the command line "--id 7 593" (it claims osd.7), the other with an
 # argv[0] holding a newline, CR and ESC and listening on a UNIX socket whose
 # name holds ESC sequences and a C1 byte (--list shows it as its admin
@@ -25,7 +25,7 @@ cluster_up --osds 1 --first-id "$ID" || { fail "cluster did not start"; finish; 
 PID=$(osd_pid "$ID")
 W=$CLUSTER_DIR/esc
 mkdir -p "$W"
-FORGED='osd.7 pid 1 Ceph 16.2.15 build-id 00: traceable'
+FORGED='osd.7 pid 1 Ceph 16.2.15 build-id 00, x86-64: traceable'
 EVIL=$W/$'x\n'"$FORGED"$'\e[2J'
 mkdir -p "$EVIL"
 cp "$(command -v sleep)" "$EVIL/ceph-osd"
@@ -79,11 +79,11 @@ check_eq "--list: every line is the kernel's or a process's (osd.N pid P ...)" \
 	"$(grep -cvE '^(kernel [^ ]+: |osd\.([0-9]+|\?) pid [0-9]+ )' "$W/list")" 0
 check_eq "--list: the kernel line comes once" "$(grep -c '^kernel ' "$W/list")" 1
 check_eq "--list: one line for fake A, as osd.7, its path escaped" \
-	"$(grep -c "^osd\.7 pid $FA Ceph unknown build-id [0-9a-f]*: not traceable: .*/x\\\\nosd\.7 pid 1 Ceph 16\.2\.15 build-id 00: traceable\\\\x1b\[2J/ceph-osd" "$W/list") $(grep -c " pid $FA " "$W/list")" "1 1"
+	"$(grep -c "^osd\.7 pid $FA Ceph unknown build-id [0-9a-f]*, x86-64: not traceable: .*/x\\\\nosd\.7 pid 1 Ceph 16\.2\.15 build-id 00, x86-64: traceable\\\\x1b\[2J/ceph-osd" "$W/list") $(grep -c " pid $FA " "$W/list")" "1 1"
 check_eq "--list: one line for fake B, its socket escaped" \
 	"$(grep -cF " pid $FB " "$W/list") $(grep -cF "admin socket $S/s\\x1b[2J\\x1b[1;1Hosd.7:traceable\\x7f\\x9b.asok (listening)" "$W/list")" "1 1"
 check_eq "--list: the real OSD's line is right" \
-	"$(grep -cE "^osd\.$ID pid $PID Ceph 16\.2\.15 build-id [0-9a-f]{40}: traceable" "$W/list")" 1
+	"$(grep -cE "^osd\.$ID pid $PID Ceph 16\.2\.15 build-id [0-9a-f]{40}, x86-64: traceable" "$W/list")" 1
 
 # --- --inspect of the fake's path
 "$OSDHIST" --inspect "$EVIL/ceph-osd" >"$W/insp" 2>"$W/insp.err"
@@ -93,8 +93,8 @@ echo "# ... stderr: $(cat "$W/insp.err")"
 check_eq "--inspect of the fake: exit 1, one line on stdout, one on stderr" \
 	"$rc $(wc -l <"$W/insp") $(wc -l <"$W/insp.err")" "1 1 1"
 check "--inspect: the path escaped on both" \
-	bash -c "grep -qF 'x\\nosd.7 pid 1 Ceph 16.2.15 build-id 00: traceable\\x1b[2J/ceph-osd: build-id' '$W/insp' &&
-		grep -qF 'x\\nosd.7 pid 1 Ceph 16.2.15 build-id 00: traceable\\x1b[2J/ceph-osd' '$W/insp.err'"
+	bash -c "grep -qF 'x\\nosd.7 pid 1 Ceph 16.2.15 build-id 00, x86-64: traceable\\x1b[2J/ceph-osd: build-id' '$W/insp' &&
+		grep -qF 'x\\nosd.7 pid 1 Ceph 16.2.15 build-id 00, x86-64: traceable\\x1b[2J/ceph-osd' '$W/insp.err'"
 check "--inspect: no ESC, CR or byte >= 0x7f" no_raw "$W/insp" "$W/insp.err"
 
 # --- a trace beside the fakes: JSON, then text

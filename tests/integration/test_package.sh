@@ -118,7 +118,7 @@ try_release() { # NAME (Debian suite) LOWER INSPECT (a ceph-osd path in the root
 		bash -c '[ "$1" = 0 ] && grep -q "^Usage: osdhist" <<<"$2" && grep -q -- "--prometheus" <<<"$2"' _ "$rc" "$out"
 	out=$(ov_run /usr/bin/osdhist --inspect "$inspect" 2>&1); rc=$?
 	check_eq "$name: osdhist --inspect $inspect: exit 0 ($out)" "$rc" 0
-	check "$name: ... Ceph $ceph, traceable" grep -q "Ceph $ceph: traceable" <<<"$out"
+	check "$name: ... Ceph $ceph, traceable" grep -q "Ceph $ceph, x86-64: traceable" <<<"$out"
 	check "$name: the man page is installed" ov_run test -f /usr/share/man/man8/osdhist.8.gz
 	check "$name: the unit is installed, not enabled (a deliberate act on a Ceph host)" \
 		ov_run sh -c '[ -f /usr/lib/systemd/system/osdhist.service ] &&

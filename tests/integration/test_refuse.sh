@@ -94,6 +94,6 @@ check_eq "no uprobe of osdhist's seen by bpftool while it ran" "$uprobes" 0
 "$OSDHIST" --list >"$WORK/list.out" 2>&1
 check_eq "--list exits 0" "$?" 0
 check "--list shows the patched OSD as not traceable, and why" \
-	grep -qE "^osd\.[0-9]+ pid $PID Ceph 16\.2\.15 build-id $BUILD_ID: not traceable: .*repmod_op" "$WORK/list.out"
+	grep -qE "^osd\.[0-9]+ pid $PID Ceph 16\.2\.15 build-id $BUILD_ID, x86-64: not traceable: .*repmod_op" "$WORK/list.out"
 check "the OSD survived" kill -0 "$PID"
 finish

@@ -47,7 +47,7 @@ check_eq "... prints '$version'" "$out" "$version"
 out=$(in_empty /osdhist --inspect /ceph-osd 2>&1); rc=$?
 ceph_host=$(dpkg-query -W -f '${Version}' ceph-osd | sed 's/[+-].*//')
 check_eq "alone in an empty root: --inspect /ceph-osd: exit 0 ($out)" "$rc" 0
-check "... Ceph $ceph_host, traceable" grep -q "Ceph $ceph_host: traceable" <<<"$out"
+check "... Ceph $ceph_host, traceable" grep -q "Ceph $ceph_host, x86-64: traceable" <<<"$out"
 
 # --- alone in the empty root, it traces a real OSD of the host exactly and
 # serves /metrics: the OSD's binary is reached through /proc/PID/root, as
@@ -102,7 +102,7 @@ for rel in reef tentacle; do
 	check_eq "$rel chroot: --version: exit 0, '$version'" "$rc $out" "0 $version"
 	out=$(ov_run /tmp/osdhist --inspect /usr/bin/ceph-osd 2>&1); rc=$?
 	check_eq "$rel chroot: --inspect /usr/bin/ceph-osd: exit 0 ($out)" "$rc" 0
-	check "... Ceph $ceph, traceable" grep -q "Ceph $ceph: traceable" <<<"$out"
+	check "... Ceph $ceph, traceable" grep -q "Ceph $ceph, x86-64: traceable" <<<"$out"
 	ov_down
 done
 
@@ -137,7 +137,7 @@ out=$(in_scratch /usr/bin/osdhist --version 2>&1); rc=$?
 check_eq "in the rpm's root: /usr/bin/osdhist --version: exit 0, '$version'" "$rc $out" "0 $version"
 out=$(in_scratch /usr/bin/osdhist --inspect /tmp/ceph-osd 2>&1); rc=$?
 check_eq "in the rpm's root: --inspect /tmp/ceph-osd: exit 0 ($out)" "$rc" 0
-check "... Ceph $ceph_host, traceable" grep -q "Ceph $ceph_host: traceable" <<<"$out"
+check "... Ceph $ceph_host, traceable" grep -q "Ceph $ceph_host, x86-64: traceable" <<<"$out"
 out=$(rpm --root "$S" -e osdhist 2>&1); rc=$?
 check_eq "rpm --root SCRATCH -e osdhist: exit 0, and its files are gone" \
 	"$rc $(find "$S/usr" -path '*osdhist*' | wc -l)" "0 0"

@@ -16,6 +16,8 @@ int main(void)
 	failed += run_render_tests();
 	failed += run_binary_tests();
 	failed += run_derive_tests();
+	failed += run_symtrace_arm64_tests();
+	failed += run_derive_arm64_tests();
 	failed += run_prom_tests();
 	failed += run_http_guard_tests();
 	failed += run_verify_tests();

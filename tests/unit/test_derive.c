@@ -159,7 +159,7 @@ static void optional_disagrees(void **state)
 }
 
 /* A call's class.method (issue 25): on 16.2.15 only after the pass goes on
- * past a mid-function epilogue with the body's registers (symtrace.c
+ * past a mid-function epilogue with the body's registers (symtrace_core.c
  * leaves()), operator<<(OSDOp) and set_from_op's inline loop answer
  * besides the layout facts.  Tentacle's OSDOp (0x70) read by Reef's
  * set_from_op (an element of 0x98): the modulo of another stride
@@ -193,7 +193,7 @@ static void call_split(void **state)
 
 /* The slowest ops' names (issue 25): on each release every witness
  * answers, the constructor's reqid copy on 16.2.15 through get_reqid()'s
- * result on the stack too (SSE moves, symtrace.c). */
+ * result on the stack too (SSE moves, symtrace_x86.c). */
 static void slowops(void **state)
 {
 	const struct derive_in *rel[] = { &v16_in, &v18_in, &v20_in };
@@ -308,7 +308,7 @@ static void slowops_disagree(void **state)
 /* The rest of the object (hobject_t's snap, hash as printed, pool, nspace,
  * key; relative to it): operator<<(ostream&, hobject_t) and dump() answer
  * on every release (dump's last field through a virtual tail call:
- * symtrace.c), to_str() on 16.2.15 and 18.2.7; 20.2.4's formats with fmt
+ * symtrace_x86.c), to_str() on 16.2.15 and 18.2.7; 20.2.4's formats with fmt
  * and keeps this on its stack, so only the pool it passes is seen.  The
  * snap has MOSDOp::get_snapid too, less the derived mosdop_oid. */
 #define HOBJ_REVHASH_WHY "operator<<(ostream&, hobject_t), hobject_t::dump's hash + 12 " \

@@ -15,6 +15,8 @@ int run_proctable_tests(void);
 int run_render_tests(void);
 int run_binary_tests(void);
 int run_derive_tests(void);
+int run_symtrace_arm64_tests(void);
+int run_derive_arm64_tests(void);
 int run_prom_tests(void);
 int run_http_guard_tests(void);
 int run_verify_tests(void);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The symbolic register pass of symtrace.h.  What it models is just enough
+ * The x86-64 front end of the symbolic pass (symtrace.h, symtrace_core.h).
+ * What it models is just enough
  * for Ceph's accessors as GCC compiles them: moves, loads, lea, add/sub of
  * constants, push/pop and sub of %rsp (so stack arguments are seen as
  * entry-%rsp offsets, through %rbp too), calls (caller-saved registers are
@@ -9,11 +10,9 @@
  * movdqu/movups pairs is a store of a known value).  Anything else that writes a register makes it unknown, so a
  * wrong guess is never produced by the pass itself, only "don't know".
  */
-#include <capstone/capstone.h>
-#include <errno.h>
 #include <string.h>
 
-#include "symtrace.h"
+#include "symtrace_core.h"
 
 enum { R_RAX, R_RCX, R_RDX, R_RBX, R_RSP, R_RBP, R_RSI, R_RDI,
        R_R8, R_R9, R_R10, R_R11, R_R12, R_R13, R_R14, R_R15, NR_GPR };
@@ -21,7 +20,6 @@ enum { R_RAX, R_RCX, R_RDX, R_RBX, R_RSP, R_RBP, R_RSI, R_RDI,
  * none of them across a call. */
 enum { R_XMM0 = NR_GPR, NR_XMM = 16, NR_REGS = NR_GPR + NR_XMM };
 
-static const int arg_gpr[NR_ARGS] = { R_RDI, R_RSI, R_RDX, R_RCX, R_R8, R_R9 };
 
 /* capstone register -> general register and width in bytes; -1 if not one. */
 static int gpr_of(unsigned r, int *width)
@@ -73,58 +71,11 @@ static int xmm_of(unsigned r)
 	return -1;
 }
 
-static const struct sval UNK = { -1, 0 };
-
-/* Hash-consed: one node per distinct value, so equal values compare equal
- * by index.  Constant time per lookup: the input decides how many. */
-static int intern(struct symtrace *t, uint8_t kind, uint8_t size, int32_t base, int64_t off)
-{
-	uint64_t h = ((uint64_t)off * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)(uint32_t)base << 8) ^
-		     ((uint64_t)kind << 4) ^ size;
-	uint32_t i = (uint32_t)(h ^ (h >> 29)) & (ST_HASH - 1);
-
-	for (;; i = (i + 1) & (ST_HASH - 1)) {
-		int32_t k = t->hash[i] - 1;
-		const struct st_node *n;
-
-		if (k < 0)
-			break;
-		n = &t->nodes[k];
-		if (n->kind == kind && n->size == size && n->base == base && n->off == off)
-			return k;
-	}
-	/* the table is never more than half full: the loop above ends */
-	if (t->nnodes >= ST_MAX_NODES) {
-		t->truncated = 1;
-		return -1;
-	}
-	t->nodes[t->nnodes] = (struct st_node){ kind, size, base, off };
-	t->hash[i] = t->nnodes + 1;
-	return t->nnodes++;
-}
-
-static struct st_event *event(struct symtrace *t, uint8_t type, uint64_t pc, uint32_t ncalls)
-{
-	struct st_event *e;
-
-	if (t->nev >= ST_MAX_EVENTS) {
-		t->truncated = 1;
-		return NULL;
-	}
-	e = &t->ev[t->nev++];
-	memset(e, 0, sizeof(*e));
-	e->type = type;
-	e->pc = pc;
-	e->ncalls = ncalls;
-	e->base = -1;
-	e->node = -1;
-	e->src = UNK;
-	return e;
-}
+#define UNK ST_UNK
 
 /* The symbolic address of a memory operand; node -1 if not known (an index
  * register, a segment, %rip, an unknown base). */
-static struct sval mem_addr(const struct sval reg[NR_REGS], const cs_x86_op *op)
+static struct sval mem_addr(const struct sval reg[ST_MAX_REGS], const cs_x86_op *op)
 {
 	int w, g;
 	struct sval v;
@@ -140,65 +91,38 @@ static struct sval mem_addr(const struct sval reg[NR_REGS], const cs_x86_op *op)
 }
 
 /* Records a read of memory operand op; returns the node of the value read. */
-static int mem_read(struct symtrace *t, const struct sval reg[NR_REGS], const cs_x86_op *op,
-		    uint64_t pc, uint32_t ncalls)
+static int mem_read(struct symtrace *t, const struct st_state *st, const cs_x86_op *op,
+		    uint64_t pc)
 {
-	struct sval a = mem_addr(reg, op);
-	struct st_event *e;
-	int n;
-
-	if (a.node < 0)
-		return -1;
-	n = intern(t, N_LOAD, op->size, a.node, a.add);
-	e = event(t, EV_LOAD, pc, ncalls);
-	if (e) {
-		e->size = op->size;
-		e->base = a.node;
-		e->off = a.add;
-		e->node = n;
-	}
-	return n;
+	return st_ev_load(t, st, mem_addr(st->reg, op), op->size, pc);
 }
 
-static void mem_write(struct symtrace *t, const struct sval reg[NR_REGS], const cs_x86_op *op,
-		      struct sval src, uint64_t pc, uint32_t ncalls)
+static struct st_event *mem_write(struct symtrace *t, const struct st_state *st,
+				  const cs_x86_op *op, struct sval src, uint64_t pc)
 {
-	struct sval a = mem_addr(reg, op);
-	struct st_event *e;
+	return st_ev_store(t, st, mem_addr(st->reg, op), op->size, src, pc);
+}
 
-	if (a.node < 0)
-		return;
-	e = event(t, EV_STORE, pc, ncalls);
-	if (e) {
-		e->size = op->size;
-		e->base = a.node;
-		e->off = a.add;
-		e->src = src;
-	}
+/* capstone register -> slot (general or xmm), for st_written(). */
+static int slot_of(unsigned r)
+{
+	int w, g = gpr_of(r, &w);
+
+	return g >= 0 ? g : xmm_of(r);
 }
 
 /* Every register the instruction writes becomes unknown. */
-static void clobber_written(csh h, const cs_insn *in, struct sval reg[NR_REGS])
+static void clobber_written(csh h, const cs_insn *in, struct sval reg[ST_MAX_REGS])
 {
-	cs_regs rd, wr;
-	uint8_t nrd = 0, nwr = 0;
-	int w;
+	int s[ST_MAX_WRITES], n = st_written(h, in, slot_of, s);
 
-	if (cs_regs_access(h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK) {
-		/* cannot tell what it writes: forget everything but the stack */
-		for (int i = 0; i < NR_REGS; i++)
-			if (i != R_RSP)
-				reg[i] = UNK;
-		return;
-	}
-	for (int i = 0; i < nwr; i++) {
-		int g = gpr_of(wr[i], &w);
-
-		if (g < 0)
-			g = xmm_of(wr[i]);
-		if (g >= 0)
-			reg[g] = UNK;
-	}
+	/* cannot tell what it writes: forget everything but the stack */
+	for (int i = 0; n < 0 && i < NR_REGS; i++)
+		if (i != R_RSP)
+			reg[i] = UNK;
+	for (int i = 0; i < n; i++)
+		if (s[i] >= 0)
+			reg[s[i]] = UNK;
 }
 
 static bool is_store_mov(unsigned id)
@@ -214,37 +138,19 @@ static bool is_store_mov(unsigned id)
 	return false;
 }
 
-/* Constants and pending right shifts per register, for EV_DIV. */
-struct consts {
-	uint8_t known[NR_GPR];
-	uint64_t val[NR_GPR];
-	int8_t shift[NR_GPR];	/* -1: none */
-};
-
-static void forget_written(csh h, const cs_insn *in, struct consts *c)
+static void forget_written(csh h, const cs_insn *in, struct st_state *c)
 {
-	cs_regs rd, wr;
-	uint8_t nrd = 0, nwr = 0;
-	int w;
+	int s[ST_MAX_WRITES], n = st_written(h, in, slot_of, s);
 
-	if (cs_regs_access(h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK) {
-		memset(c->known, 0, sizeof(c->known));
-		memset(c->shift, -1, sizeof(c->shift));
-		return;
-	}
-	for (int i = 0; i < nwr; i++) {
-		int g = gpr_of(wr[i], &w);
-
-		if (g >= 0) {
-			c->known[g] = 0;
-			c->shift[g] = -1;
-		}
-	}
+	for (int g = 0; n < 0 && g < NR_GPR; g++)
+		st_forget(c, g);
+	for (int i = 0; i < n; i++)
+		if (s[i] >= 0 && s[i] < NR_GPR)
+			st_forget(c, s[i]);
 }
 
 /* Before the generic pass of step(): constants, shifts, exact divisions. */
-static void track_consts(csh h, struct symtrace *t, const cs_insn *in, struct consts *c,
-			 uint32_t ncalls)
+static void track_consts(csh h, struct symtrace *t, const cs_insn *in, struct st_state *c)
 {
 	const cs_x86 *x = &in->detail->x86;
 	const cs_x86_op *o0 = x->op_count > 0 ? &x->operands[0] : NULL;
@@ -268,36 +174,22 @@ static void track_consts(csh h, struct symtrace *t, const cs_insn *in, struct co
 		   w0 == 8 && w1 == 8) {
 		int shift = -1;
 		uint64_t m = 0;
-		struct st_event *e;
 
 		if (s0 >= 0 && k1)
 			shift = s0, m = v1;
 		else if (s1 >= 0 && k0)
 			shift = s1, m = v0;
-		if (shift >= 0 && (m & 1) && (e = event(t, EV_DIV, in->address, ncalls))) {
-			e->size = (uint8_t)shift;
-			e->imm = (int64_t)m;
-		}
+		if (shift >= 0)
+			st_ev_div(t, c, shift, m, in->address);
 	}
-}
-
-uint64_t st_exact_divisor(const struct st_event *e)
-{
-	uint64_t m = (uint64_t)e->imm, inv = m;
-
-	/* Newton's iteration: each step doubles the correct low bits */
-	for (int i = 0; i < 6; i++)
-		inv *= 2 - m * inv;
-	if (m * inv != 1 || inv > 0xffff || e->size > 15)
-		return 0;
-	return inv << e->size;
 }
 
 /* 1 if the instruction was an indirect tail call (leaves() cannot tell it
  * from a switch's jump: that takes the registers), else 0. */
-static int step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR_REGS],
-		uint32_t *ncalls, uint64_t fn_lo, uint64_t fn_hi)
+static int step(csh h, struct symtrace *t, const cs_insn *in, struct st_state *st)
 {
+	struct sval *reg = st->reg;
+	uint64_t fn_lo = st->fn_lo, fn_hi = st->fn_hi;
 	const cs_x86 *x = &in->detail->x86;
 	const cs_x86_op *o0 = x->op_count > 0 ? &x->operands[0] : NULL;
 	const cs_x86_op *o1 = x->op_count > 1 ? &x->operands[1] : NULL;
@@ -322,18 +214,18 @@ static int step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR
 		if (o0->type == X86_OP_MEM) {
 			struct sval src = (g1 >= 0 && w1 == 8) ? reg[g1] : UNK;
 
-			mem_write(t, reg, o0, src, pc, *ncalls);
-			if (o1->type == X86_OP_IMM && t->nev && t->ev[t->nev - 1].pc == pc &&
-			    t->ev[t->nev - 1].type == EV_STORE) {
-				t->ev[t->nev - 1].has_imm = 1;
-				t->ev[t->nev - 1].imm = o1->imm;
+			struct st_event *e = mem_write(t, st, o0, src, pc);
+
+			if (e && o1->type == X86_OP_IMM) {
+				e->has_imm = 1;
+				e->imm = o1->imm;
 			}
 			return 0;
 		}
 		if (g0 < 0)
 			break;
 		if (o1->type == X86_OP_MEM) {
-			int n = mem_read(t, reg, o1, pc, *ncalls);
+			int n = mem_read(t, st, o1, pc);
 
 			reg[g0] = n >= 0 ? (struct sval){ n, 0 } : UNK;
 			return 0;
@@ -359,7 +251,7 @@ static int step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR
 		break;
 	case X86_INS_PUSH:
 		if (o0 && o0->type == X86_OP_MEM)
-			mem_read(t, reg, o0, pc, *ncalls);
+			mem_read(t, st, o0, pc);
 		if (reg[R_RSP].node >= 0)
 			reg[R_RSP].add -= 8;
 		return 0;
@@ -375,34 +267,30 @@ static int step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR
 			break;
 		if (o1->type == X86_OP_IMM) {
 			int n = -1;
-			struct st_event *e;
 
 			if (o0->type == X86_OP_MEM)
-				n = mem_read(t, reg, o0, pc, *ncalls);
+				n = mem_read(t, st, o0, pc);
 			else if (g0 >= 0 && reg[g0].node >= 0 && reg[g0].add == 0)
 				n = reg[g0].node;
-			if (n >= 0 && in->id == X86_INS_CMP && (e = event(t, EV_CMP, pc, *ncalls))) {
-				e->size = o0->size;
-				e->node = n;
-				e->imm = o1->imm;
-			}
+			if (in->id == X86_INS_CMP)
+				st_ev_cmp(t, st, n, o0->size, o1->imm, pc);
 			return 0;
 		}
 		if (o0->type == X86_OP_MEM)
-			mem_read(t, reg, o0, pc, *ncalls);
+			mem_read(t, st, o0, pc);
 		if (o1->type == X86_OP_MEM)
-			mem_read(t, reg, o1, pc, *ncalls);
+			mem_read(t, st, o1, pc);
 		return 0;
 	case X86_INS_CALL:
 	case X86_INS_JMP: {
+		uint8_t clobbered[ST_MAX_REGS] = { 0 };
 		uint64_t target = 0;
-		struct st_event *e;
 		int via = -1;	/* indirect: the node of the address jumped to */
 
 		if (o0 && o0->type == X86_OP_IMM)
 			target = (uint64_t)o0->imm;
 		else if (o0 && o0->type == X86_OP_MEM)
-			via = mem_read(t, reg, o0, pc, *ncalls);
+			via = mem_read(t, st, o0, pc);
 		else if (g0 >= 0 && w0 == 8 && !reg[g0].add)
 			via = reg[g0].node;
 		/* a jump inside the function is control flow we do not follow */
@@ -412,19 +300,14 @@ static int step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR
 		 * pointer loaded from memory) only with %rsp back at entry; else
 		 * a switch, not followed */
 		if (in->id == X86_INS_JMP && !target &&
-		    (via < 0 || t->nodes[via].kind != N_LOAD || reg[R_RSP].add ||
-		     reg[R_RSP].node != st_sp(t)))
+		    (via < 0 || t->nodes[via].kind != N_LOAD || !st_sp_at_entry(t, st, R_RSP)))
 			return 0;
-		if ((e = event(t, EV_CALL, pc, *ncalls))) {
-			e->target = target;
-			for (int k = 0; k < NR_ARGS; k++)
-				e->args[k] = reg[arg_gpr[k]];
-		}
-		(*ncalls)++;
+		/* SysV's caller-saved registers: all but %rbx, %rsp, %rbp,
+		 * %r12-%r15 */
 		for (int i = 0; i < NR_REGS; i++)
-			if (i == R_RAX || i == R_RCX || i == R_RDX || i == R_RSI ||
-			    i == R_RDI || (i >= R_R8 && i <= R_R11) || i >= R_XMM0)
-				reg[i] = UNK;
+			clobbered[i] = i == R_RAX || i == R_RCX || i == R_RDX || i == R_RSI ||
+				       i == R_RDI || (i >= R_R8 && i <= R_R11) || i >= R_XMM0;
+		st_ev_call(t, st, &st_front_x86, target, pc, clobbered);
 		return in->id == X86_INS_JMP && !target;
 	}
 	case X86_INS_MOVUPS: case X86_INS_MOVAPS: case X86_INS_MOVDQU:
@@ -436,13 +319,13 @@ static int step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR
 		int x1 = o1 && o1->type == X86_OP_REG ? xmm_of(o1->reg) : -1;
 
 		if (x0 >= 0 && o1 && o1->type == X86_OP_MEM) {
-			int n = mem_read(t, reg, o1, pc, *ncalls);
+			int n = mem_read(t, st, o1, pc);
 
 			reg[x0] = n >= 0 ? (struct sval){ n, 0 } : UNK;
 			return 0;
 		}
 		if (x1 >= 0 && o0 && o0->type == X86_OP_MEM) {
-			mem_write(t, reg, o0, reg[x1], pc, *ncalls);
+			mem_write(t, st, o0, reg[x1], pc);
 			return 0;
 		}
 		if (x0 >= 0 && x1 >= 0) {
@@ -453,7 +336,7 @@ static int step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR
 	}
 	default:
 		if (o0 && o0->type == X86_OP_MEM && is_store_mov(in->id)) {
-			mem_write(t, reg, o0, UNK, pc, *ncalls);
+			mem_write(t, st, o0, UNK, pc);
 			return 0;
 		}
 		break;
@@ -462,22 +345,13 @@ static int step(csh h, struct symtrace *t, const cs_insn *in, struct sval reg[NR
 	for (int i = 0; i < x->op_count; i++)
 		if (x->operands[i].type == X86_OP_MEM && in->id != X86_INS_LEA &&
 		    !(i == 0 && is_store_mov(in->id)))
-			mem_read(t, reg, &x->operands[i], pc, *ncalls);
+			mem_read(t, st, &x->operands[i], pc);
 	clobber_written(h, in, reg);
 	return 0;
 }
 
-/*
- * GCC places epilogues (pops of callee-saved registers, then ret or a tail
- * jmp) in the middle of a function, and the code after one is reached only
- * by jumps from the body, where the callee-saved registers still hold what
- * the body gave them (an argument kept in %rbx, say).  So the pass goes on
- * after an exit with the registers as they were before its epilogue began,
- * as it goes on after any jump with the state of the code before it.
- * LV_BODY: a body instruction; LV_EPILOGUE: part of an epilogue (pop,
- * or a change of %rsp); LV_EXIT: the exit itself.
- */
-enum { LV_BODY, LV_EPILOGUE, LV_EXIT };
+/* x86-64's epilogues (symtrace_core.c's walk): pops, a change of %rsp, then
+ * ret or a tail jmp. */
 
 static int leaves(const cs_insn *in, uint64_t fn_lo, uint64_t fn_hi)
 {
@@ -502,96 +376,40 @@ static int leaves(const cs_insn *in, uint64_t fn_lo, uint64_t fn_hi)
 	return LV_BODY;
 }
 
-int symtrace_run(const uint8_t *code, size_t len, uint64_t vaddr, struct symtrace *t)
+/* Control flow inside the function, for the walk's joins: a jmp or jcc
+ * to a place in it; a jmp that is not a tail call never goes on. */
+static void jumps(const cs_insn *in, struct st_state *st)
 {
-	struct sval reg[NR_REGS], body[NR_REGS];
-	struct consts c;
-	uint32_t ncalls = 0;
-	uint64_t addr = vaddr;
-	int tail;
-	const uint8_t *p = code;
-	size_t left = len;
-	cs_insn *in;
-	cs_err err;
-	csh h;
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o0 = x->op_count > 0 ? &x->operands[0] : NULL;
+	bool jump = false;
 
-	t->nnodes = t->nev = t->ninsns = t->truncated = 0;
-	memset(t->hash, 0, sizeof(t->hash));
-	err = cs_open(CS_ARCH_X86, CS_MODE_64, &h);
-	if (err != CS_ERR_OK)
-		return err == CS_ERR_MEM ? -ENOMEM : -ENOTSUP;
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	in = cs_malloc(h);
-	if (!in) {
-		cs_close(&h);
-		return -ENOMEM;
-	}
-	memset(&c, 0, sizeof(c));
-	memset(c.shift, -1, sizeof(c.shift));
-	for (int i = 0; i < NR_REGS; i++)
-		reg[i] = UNK;
-	for (int k = 0; k < NR_ARGS; k++)
-		reg[arg_gpr[k]] = (struct sval){ intern(t, N_ARG, 8, -1, k), 0 };
-	reg[R_RSP] = (struct sval){ intern(t, N_SP, 8, -1, 0), 0 };
-
-	memcpy(body, reg, sizeof(body));
-	while (left && cs_disasm_iter(h, &p, &left, &addr, in)) {
-		if (++t->ninsns > ST_MAX_INSNS) {
-			t->truncated = 1;
-			break;
-		}
-		track_consts(h, t, in, &c, ncalls);
-		tail = step(h, t, in, reg, &ncalls, vaddr, vaddr + len);
-		switch (tail ? LV_EXIT : leaves(in, vaddr, vaddr + len)) {
-		case LV_BODY:
-			memcpy(body, reg, sizeof(body));
-			break;
-		case LV_EXIT:
-			memcpy(reg, body, sizeof(body));
-			break;
-		}
-	}
-	cs_free(in, 1);
-	cs_close(&h);
-	return 0;
+	for (int i = 0; i < in->detail->groups_count; i++)
+		jump |= in->detail->groups[i] == X86_GRP_JUMP;
+	if (!jump)
+		return;
+	if (o0 && o0->type == X86_OP_IMM && (uint64_t)o0->imm >= st->fn_lo &&
+	    (uint64_t)o0->imm < st->fn_hi)
+		st->jump = (uint64_t)o0->imm;
+	st->ends = in->id == X86_INS_JMP;
 }
 
-int st_arg(const struct symtrace *t, int k)
+/* One instruction: constants first (they read the registers before the
+ * instruction writes them), then the pass; what it does to the walk. */
+static int front_step(csh h, struct symtrace *t, const cs_insn *in, struct st_state *st)
 {
-	for (int i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].kind == N_ARG && t->nodes[i].off == k)
-			return i;
-	return -1;
+	track_consts(h, t, in, st);
+	jumps(in, st);
+	return step(h, t, in, st) ? LV_EXIT : leaves(in, st->fn_lo, st->fn_hi);
 }
 
-int st_sp(const struct symtrace *t)
-{
-	for (int i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].kind == N_SP)
-			return i;
-	return -1;
-}
-
-int st_load(const struct symtrace *t, int base, int64_t off, int size)
-{
-	if (base < 0)
-		return -1;
-	for (int i = 0; i < t->nnodes; i++) {
-		const struct st_node *n = &t->nodes[i];
-
-		if (n->kind == N_LOAD && n->base == base && n->off == off &&
-		    (!size || n->size == size))
-			return i;
-	}
-	return -1;
-}
-
-bool st_is_load_of(const struct symtrace *t, int n, int base, int64_t *off)
-{
-	if (n < 0 || n >= t->nnodes || base < 0)
-		return false;
-	if (t->nodes[n].kind != N_LOAD || t->nodes[n].base != base)
-		return false;
-	*off = t->nodes[n].off;
-	return true;
-}
+const struct st_front st_front_x86 = {
+	.cs_arch = CS_ARCH_X86,
+	.cs_mode = CS_MODE_64,
+	.nregs = NR_REGS,
+	.sp = R_RSP,
+	/* %rdi..%r9; no x8-like result register (ARG_SRET) */
+	.arg = { R_RDI, R_RSI, R_RDX, R_RCX, R_R8, R_R9, -1, -1, -1 },
+	.stack_args = 8,	/* past the return address */
+	.step = front_step,
+};
