@@ -87,7 +87,7 @@ void heatmap_print(FILE *f, const struct heatmap *m, int osd, __u8 cls,
 	/* the axis: the first interval's start, the last one's end, if room */
 	{
 		int first = (int)((g.first - 1) % HEATMAP_COLS);
-		char a[16], b[16];
+		char a[32], b[32];	/* clock_text: a strftime of up to 31 */
 
 		clock_text(a, sizeof(a), m->end[first] - m->len[first], false);
 		clock_text(b, sizeof(b), m->end[slot], false);

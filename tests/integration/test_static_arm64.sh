@@ -11,14 +11,10 @@
 # --inspect of Debian's arm64 ceph-osd of pacific, reef and tentacle
 # (scripts/arm64_osds.sh RELEASE prints the root it unpacked them in) must
 # say traceable with the offsets the x86 osdhist derives from the same
-# binary.  That needs the AArch64 derivation; until it is merged the part
-# is off, and says so: ARM64_DERIVATION below is the switch.
+# binary.
 # packages: scripts/setup.sh static-arm64, rpm rpmlint dpkg-dev debhelper lintian file binutils
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../pkgcheck.sh"
-
-# true once the AArch64 derivation (issue 42's other half) is merged
-ARM64_DERIVATION=false
 
 BIN=$LIB_ROOT/build/arm64/osdhist-static
 QEMU=qemu-aarch64-static
@@ -68,7 +64,7 @@ else
 fi
 
 # --- Debian's arm64 ceph-osd of three releases
-if $ARM64_DERIVATION; then
+{
 	# 16.2.15, 18.2.7, 20.2.4 when written; the Ceph version is what the
 	# script unpacked (ROOT/../VERSION: "ceph-osd VERSION")
 	for rel in pacific reef tentacle; do
@@ -87,16 +83,12 @@ if $ARM64_DERIVATION; then
 		a64=$($QEMU "$BIN" -v --inspect "$osd" 2>&1); rc=$?
 		x86=$("$X86" -v --inspect "$osd" 2>&1)
 		check_eq "$rel: arm64 osdhist --inspect under qemu: exit 0 ($(head -1 <<<"$a64"))" "$rc" 0
-		check "$rel: ... Ceph $ceph, traceable" grep -q "Ceph $ceph: traceable" <<<"$a64"
+		check "$rel: ... Ceph $ceph, arm64: traceable" grep -q "Ceph $ceph, arm64: traceable" <<<"$a64"
 		check_eq "$rel: ... the offsets the x86 osdhist's --inspect derives ($(offsets "$x86" | wc -l))" \
 			"$(offsets "$a64")" "$(offsets "$x86")"
 		check "$rel: ... and some" [ "$(offsets "$a64" | wc -l)" -gt 20 ]
 	done
-else
-	echo "# PENDING (ARM64_DERIVATION=false): --inspect of Debian's arm64 ceph-osd" \
-		"of pacific, reef, tentacle under qemu, traceable with the x86 osdhist's offsets:" \
-		"on once the AArch64 derivation is merged"
-fi
+}
 
 # --- the aarch64 RPM
 t0=$SECONDS
