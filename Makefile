@@ -68,7 +68,7 @@ LDFLAGS  ?=
 # line and the missing-dependency message both come from this list.
 BUILD_LIBS := libbpf:libbpf-dev libelf:libelf-dev zlib:zlib1g-dev
 BUILD_LIBS += libmicrohttpd:libmicrohttpd-dev
-# capstone disassembles the OSD's code (loader/ceph/symtrace.c, binary.c); json-c
+# capstone disassembles the OSD's code (loader/ceph/symtrace_*.c, binary.c); json-c
 # parses perf dump answers (loader/ceph/asok.c)
 BUILD_LIBS += capstone:libcapstone-dev json-c:libjson-c-dev
 # ncursesw draws --top (loader/output/top.c)
