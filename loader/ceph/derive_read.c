@@ -116,23 +116,29 @@ void read_dq(const struct symtrace *t, const struct derive_in *in, struct facts 
 }
 
 /* OSD::enqueue_op(spg_t pg, OpRequestRef&& op, epoch_t): its first statement
- * is `stamp = op->get_req()->get_recv_stamp()`, read before any call; the
- * spg_t (MEMORY class) is read from the caller's frame in the prologue. */
+ * is `stamp = op->get_req()->get_recv_stamp()`, read before any call.  The
+ * spg_t: SysV passes it in the caller's frame (MEMORY class), read in the
+ * prologue, so the lowest stack slot read before a call; AAPCS64 passes a
+ * pointer to the caller's copy in x1 (and op in x2), which the function
+ * copies into the PGOpItem it queues, after operator new: the lowest
+ * offset read through that pointer is where the copy starts, pgid.m_pool. */
 void read_eq(const struct symtrace *t, const struct derive_in *in, struct facts *fx)
 {
-	int op = st_load(t, st_arg(t, ARG_1), 0, 8);
-	int sp = st_sp(t);
-	int64_t lowest = -1;
+	const bool byref = in->arch == ST_ARM64;
+	int op = st_load(t, st_arg(t, byref ? ARG_2 : ARG_1), 0, 8);
+	int spg = byref ? st_arg(t, ARG_1) : st_sp(t);
+	int64_t first = byref ? 0 : t->stack_args, lowest = -1;
 
-	(void)in;
 	for (int i = 0; i < t->nev; i++) {
 		const struct st_event *e = &t->ev[i];
 		int64_t f;
 
-		if (e->type != EV_LOAD || e->ncalls)
+		if (e->type != EV_LOAD || (e->ncalls && !byref))
 			continue;
-		if (e->base == sp && e->off >= t->stack_args && (lowest < 0 || e->off < lowest))
+		if (spg >= 0 && e->base == spg && e->off >= first && (lowest < 0 || e->off < lowest))
 			lowest = e->off;
+		if (e->ncalls)
+			continue;
 		if (op >= 0 && !fx->eq_recv.ok && t->nodes[e->base].size == 8 &&
 		    st_is_load_of(t, e->base, op, &f)) {
 			set(&fx->eq_request, f);

@@ -53,11 +53,16 @@ static int64_t abi_stack_slot(const struct derive_in *in, const struct abi_param
 	return -1;
 }
 
-/* OSD::enqueue_op(this, spg_t, OpRequestRef&&, epoch_t): the spg_t. */
+/* OSD::enqueue_op(this, spg_t, OpRequestRef&&, epoch_t): the spg_t's pool.
+ * SysV: its entry stack slot.  AAPCS64: x1 points at the caller's copy,
+ * whose first bytes are pgid.m_pool (maps/osdhist.h: spg_t), so 0 past
+ * x1 (bpf/arch.bpf.h reads x1 + sp_spg there). */
 static int64_t abi_enqueue_spg(const struct derive_in *in)
 {
 	static const struct abi_param p[] = { {0}, {24}, {0}, {0} };
 
+	if (in->arch == ST_ARM64)
+		return 0;
 	return abi_stack_slot(in, p, 4, 1);
 }
 

@@ -497,7 +497,35 @@ static bool has_float(Dwarf_Die *t, int depth)
 	return false;
 }
 
-static int abi_slot(Dwarf_Die *sp, const char *type, int64_t *slot, const char **why)
+/* Offset of pgid.m_pool in the spg_t DIE st: where the pool is in the
+ * copy AAPCS64 passes a pointer to. */
+static int pool_offset(Dwarf_Die *st, int64_t *out)
+{
+	Dwarf_Die child, t;
+	Dwarf_Attribute a;
+	Dwarf_Word o1, o2;
+
+	if (member_offset(st, "pgid", &o1, 0) || dwarf_child(st, &child))
+		return -1;
+	do {
+		const char *n = dwarf_diename(&child);
+
+		if (dwarf_tag(&child) != DW_TAG_member || !n || strcmp(n, "pgid"))
+			continue;
+		if (!dwarf_attr_integrate(&child, DW_AT_type, &a) || !dwarf_formref_die(&a, &t) ||
+		    strip(&t) < 0 || member_offset(&t, "m_pool", &o2, 0))
+			return -1;
+		*out = (int64_t)(o1 + o2);
+		return 0;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return -1;
+}
+
+/* The parameter's entry stack slot (0), or (1, AAPCS64) the register x*reg
+ * holding a pointer to its copy, *slot then the pool's offset in it (the
+ * only by-reference parameter osdhist reads is the spg_t). */
+static int abi_slot(Dwarf_Die *sp, const char *type, int64_t *slot, const char **why,
+		    int *reg)
 {
 	Dwarf_Die c, t;
 	Dwarf_Attribute a;
@@ -542,8 +570,12 @@ static int abi_slot(Dwarf_Die *sp, const char *type, int64_t *slot, const char *
 			} else if (sz > 16 && arm64) {
 				need = 1;		/* a pointer to a copy */
 				if (tn && !strcmp(tn, type) && regs + need <= nregs) {
-					*why = "AAPCS64 passes it by reference (a pointer in a register)";
-					return -1;
+					if (pool_offset(&t, slot)) {
+						*why = "AAPCS64 passes it by reference, and it has no pgid.m_pool";
+						return -1;
+					}
+					*reg = regs;
+					return 1;
 				}
 			} else if (sz > 16) {
 				if (tn && !strcmp(tn, type)) {
@@ -593,6 +625,7 @@ static int param_slot(Dwarf *dw, Dwarf_Addr addr, const char *type, const char *
 	size_t nops;
 	const char *pname = "?", *loc_why = "no parameter of that type", *abi_why;
 	int64_t loc = -1, abi = -1;
+	int reg = -1;
 	bool deref = false;
 
 	if (!dwarf_addrdie(dw, addr, &cu) || find_subprogram(&cu, addr, &sp, 0)) {
@@ -625,8 +658,20 @@ static int param_slot(Dwarf *dw, Dwarf_Addr addr, const char *type, const char *
 			break;
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
-	if (abi_slot(&sp, type, &abi, &abi_why))
+	switch (abi_slot(&sp, type, &abi, &abi_why, &reg)) {
+	case 0:
+		break;
+	case 1:
+		/* by reference: the pool past the pointer, where bpf/ reads it
+		 * (bpf/arch.bpf.h).  Its location lists are var-tracking's, not
+		 * the entry's (16.2.15's name x21, set after the prologue) */
+		printf("%s = 0x%" PRIx64 "  (DWARF: %s's %s %s by reference in x%d (AAPCS64), "
+		       "pgid.m_pool at +%" PRId64 " of the copy)\n",
+		       field, (uint64_t)abi, fn, type, pname ? pname : "?", reg, abi);
+		return 0;
+	default:
 		abi = -1;
+	}
 	if (loc < 0 && abi < 0) {
 		static char buf[256];
 
