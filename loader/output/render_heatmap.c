@@ -19,22 +19,9 @@
 #include "report/clusters.h"
 #include "report/names.h"
 #include "table.h"
+#include "text_lines.h"
 
 #define LABEL_W		(HEATMAP_FRAME_W - 3)	/* "16.8ms", ">=137s"; " |" ... "|" */
-
-static void clock_text(char *out, size_t size, double t, bool date)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-	char hms[32];
-
-	localtime_r(&tt, &tm);
-	strftime(hms, sizeof(hms), date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
-	if (date)
-		snprintf(out, size, "%s.%03d", hms, (int)((t - (double)tt) * 1000) % 1000);
-	else
-		snprintf(out, size, "%s", hms);
-}
 
 static void row_label(char out[TABLE_CELL_MAX], const struct heatmap_grid *g, int r)
 {
@@ -66,7 +53,7 @@ void heatmap_print(FILE *f, const struct heatmap *m, int osd, __u8 cls,
 		fprintf(f, "%s %s: latency heatmap: out of memory\n", name, class_name[cls]);
 		return;
 	}
-	clock_text(t, sizeof(t), m->end[slot], true);
+	text_clock(t, sizeof(t), m->end[slot], true);
 	fprintf(f, "%s %s: latency heatmap, %d interval%s to %s (%.2f s the last)\n",
 		name, class_name[cls], g.ncols, g.ncols == 1 ? "" : "s", t, m->len[slot]);
 	if (!g.nrows) {
@@ -89,8 +76,8 @@ void heatmap_print(FILE *f, const struct heatmap *m, int osd, __u8 cls,
 		int first = (int)((g.first - 1) % HEATMAP_COLS);
 		char a[32], b[32];	/* clock_text: a strftime of up to 31 */
 
-		clock_text(a, sizeof(a), m->end[first] - m->len[first], false);
-		clock_text(b, sizeof(b), m->end[slot], false);
+		text_clock(a, sizeof(a), m->end[first] - m->len[first], false);
+		text_clock(b, sizeof(b), m->end[slot], false);
 		if (g.ncols >= 2 * 8 + 2)
 			fprintf(f, "%*s  %-*s%s\n", LABEL_W, "", g.ncols - 8, a, b);
 		else

@@ -112,13 +112,24 @@ void text_mismatch(FILE *f, const char *name, int k,
 		verify_counter[k], (long long)c->j.ceph_lo, (long long)c->j.ceph_hi);
 }
 
-void text_timestamp(FILE *f, double t)
+void text_clock(char *out, size_t size, double t, bool date)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
-	char buf[32];
+	char hms[32];
 
 	localtime_r(&tt, &tm);
-	strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+	strftime(hms, sizeof(hms), date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+	if (date)
+		snprintf(out, size, "%s.%03d", hms, (int)((t - (double)tt) * 1000) % 1000);
+	else
+		snprintf(out, size, "%s", hms);
+}
+
+void text_timestamp(FILE *f, double t)
+{
+	char buf[32];
+
+	text_clock(buf, sizeof(buf), t, false);
 	fprintf(f, "%s\n", buf);
 }
