@@ -15,9 +15,12 @@ __u8 stage_optype = 0;
 __u64 stage_sink = 0;
 /* CLOCK_REALTIME at the run's start: the ops' recv_stamp is before it */
 __u64 stage_rt = 0;
+/* a buffer of bench/stages.c's, for the user memory reads */
+__u64 stage_ubuf = 0;
 
 enum { ST_EMPTY, ST_CLOCK, ST_SCRATCH, ST_SLOT, ST_HIST, ST_LOOKUP, ST_BOTH,
-       ST_MONO, ST_PID, ST_ATOMIC4, ST_PLAIN4, ST_BUCKET2, NR_ST };
+       ST_MONO, ST_PID, ST_ATOMIC4, ST_PLAIN4, ST_BUCKET2, ST_READ8, ST_READ152,
+       ST_READ2, NR_ST };
 
 __u64 stage_cells[8];
 
@@ -56,7 +59,8 @@ static long stage_one(__u64 i, void *unused)
 		key.tgid = pid;
 		key.cls = CLASS_WRITE;
 		key.optype = stage_optype;
-		if (bpf_map_lookup_elem(&front_slots, &key))
+		if (front_row(osdhist_front_key(key.tgid, key.cls, key.optype,
+						key.pool)) != FRONT_NO_ROW)
 			stage_sink++;
 		break;
 	case ST_HIST:
@@ -93,6 +97,19 @@ static long stage_one(__u64 i, void *unused)
 		stage_cells[2] += 1;
 		stage_cells[4] += i;
 		stage_cells[6] += 1;
+		break;
+	case ST_READ8:
+		stage_sink += read_u64((void *)stage_ubuf);
+		break;
+	case ST_READ152:
+	case ST_READ2:
+		sb = take_scratch();
+		if (!sb)
+			break;
+		bpf_probe_read_user(sb->win, 152, (void *)stage_ubuf);
+		if (stage == ST_READ2)
+			bpf_probe_read_user(sb->win, 168, (void *)(stage_ubuf + 4096));
+		drop_scratch(sb);
 		break;
 	case ST_BUCKET2:
 		stage_sink += bucket_of(250000 + i * 977) + bucket_of(20000 + i * 13);

@@ -17,11 +17,13 @@
 #include "stages.skel.h"
 
 enum { ST_EMPTY, ST_CLOCK, ST_SCRATCH, ST_SLOT, ST_HIST, ST_LOOKUP, ST_BOTH,
-       ST_MONO, ST_PID, ST_ATOMIC4, ST_PLAIN4, ST_BUCKET2, NR_ST };
+       ST_MONO, ST_PID, ST_ATOMIC4, ST_PLAIN4, ST_BUCKET2, ST_READ8, ST_READ152,
+       ST_READ2, NR_ST };
 static const char *names[NR_ST] = { "empty loop (itself)", "clock (now_rt)", "scratch slot",
 	"front slot lookup", "hist (record_op)", "lookup (op-code counters)",
 	"hist + lookup", "bpf_ktime_get_ns", "pid (tgid())", "4 atomic adds (shared line)",
-	"4 plain adds", "2 buckets" };
+	"4 plain adds", "2 buckets", "user read, 8 bytes",
+	"scratch + user read, 152 B", "scratch + 2 reads, 152+168 B" };
 #define ITERS	(1 << 20)
 #define MAX_ROUNDS 64
 
@@ -53,20 +55,29 @@ static double run(struct stages_bpf *s, int st)
 	return ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / ITERS;
 }
 
+/* The op's key and its process's op codes in the front table (row 0 of
+ * each front), or out of it: as the loader writes them. */
 static void slots(struct stages_bpf *s, int on)
 {
 	struct hist_key k = { .tgid = getpid(), .cls = CLASS_WRITE, .optype = 3, .pool = -1 };
-	__u32 pid = getpid(), row = 0;
-	int hf = bpf_map__fd(s->maps.front_slots), of = bpf_map__fd(s->maps.opc_slots);
+	__u64 words[2] = { osdhist_front_key(k.tgid, k.cls, k.optype, k.pool),
+			   osdhist_front_key(k.tgid, FRONT_CLS_OPC, 0, -1) };
 
-	if (on) {
-		bpf_map_update_elem(hf, &k, &row, BPF_ANY);
-		bpf_map_update_elem(of, &pid, &row, BPF_ANY);
-	} else {
-		bpf_map_delete_elem(hf, &k);
-		bpf_map_delete_elem(of, &pid);
-	}
+	memset(s->bss->front_table, 0, sizeof(s->bss->front_table));
+	for (int i = 0; on && i < 2; i++)
+		for (int w = 0; w < FRONT_WAYS; w++) {
+			__u64 *way = &s->bss->front_table[osdhist_front_set(words[i])].way[w];
+
+			if (!*way) {
+				*way = words[i];	/* row 0 */
+				break;
+			}
+		}
 }
+
+/* what the user memory read stages read: two pages the process has
+ * written (a hot page, as the OSD's objects mostly are) */
+static char ubuf[3 * 4096] __attribute__((aligned(4096)));
 
 int main(int argc, char **argv)
 {
@@ -93,6 +104,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	s->bss->stage_optype = 3;
+	s->bss->stage_ubuf = (unsigned long)ubuf;
+	memset(ubuf, 1, sizeof(ubuf));
 	for (int r = 0; r < rounds; r++)
 		for (int front = 1; front >= 0; front--) {
 			slots(s, front);
