@@ -262,17 +262,15 @@ def osdhist_maps(sz, global_maps, ncpus, phases):
     bench/mapsizes.c) on a host of ncpus possible CPUs, with --phases or
     not (the per-CPU fronts are sized at load time), plus the skeleton's
     global data (.bss, .rodata: as measured, they do not depend on the
-    host)."""
+    host; .bss holds the front table, which key has which row)."""
     mk = lambda name, t, k, v, n, f=0: {"name": name, "type": t, "key": k, "value": v,
                                         "max_entries": n, "flags": f}
     rows = front_rows(sz["front_bytes"], sz["front_pair"], 2 if phases else 1, ncpus,
                       sz["front_rows_max"])
     opc_rows = front_rows(sz["opc_front_bytes"], sz["front_opc"], 1, ncpus, sz["opc_rows_max"])
     maps = [
-        mk("front_slots", "hash", sz["hist_key"], 4, rows),
         mk("front", "percpu_array", 4, sz["front_pair"], rows),
         mk("phase_front", "percpu_array", 4, sz["front_pair"], rows if phases else 1),
-        mk("opc_slots", "hash", 4, 4, opc_rows),
         mk("opc_front", "percpu_array", 4, sz["front_opc"], opc_rows),
         mk("inflight", "lru_hash", sz["op_key"], sz["op_state"], sz["inflight_entries"]),
         mk("hists", "hash", sz["hist_key"], sz["hist_pair"], sz["hists_entries"], BPF_F_NO_PREALLOC),

@@ -14,12 +14,26 @@
  * whose key has a row adds to its CPU's copy of it: memory no other CPU
  * writes.  The loader sizes the row maps at load time.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FRONT_ROWS_MAX);
-	__type(key, struct hist_key);
-	__type(value, __u32);
-} front_slots SEC(".maps");
+
+/* key -> row, written by the loader alone (maps/osdhist.h) */
+struct front_set front_table[FRONT_SETS];
+
+/* The row of key (osdhist_front_key), or FRONT_NO_ROW: one line of the
+ * table. */
+static __always_inline __u32 front_row(__u64 key)
+{
+	const struct front_set *s = &front_table[osdhist_front_set(key)];
+
+	if (!key)
+		return FRONT_NO_ROW;
+	for (int i = 0; i < FRONT_WAYS; i++) {
+		__u64 w = s->way[i];
+
+		if ((w & ~FRONT_ROW_MASK) == key)
+			return w & FRONT_ROW_MASK;
+	}
+	return FRONT_NO_ROW;
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -36,14 +50,7 @@ struct {
 	__type(value, struct front_pair);
 } phase_front SEC(".maps");
 
-/* The op-code counters' front: a row per hot OSD process (key: tgid). */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, OPC_ROWS_MAX);
-	__type(key, __u32);
-	__type(value, __u32);
-} opc_slots SEC(".maps");
-
+/* The op-code counters' front: a row per hot OSD process. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, OPC_ROWS_MAX);
@@ -144,17 +151,17 @@ static __always_inline void tail_add(struct hist_pair *t, __u32 ph, __u64 ns)
 
 /*
  * Two phases of a key, ns0 and (has1) ns1: into its front row on this CPU
- * (row: the key's front_slots value, or NULL), or into its tail entry; 1
+ * (row: the key's front row, or FRONT_NO_ROW), or into its tail entry; 1
  * if the tail's.  Inlined into one global function per pair of maps, so
  * that each lookup call sees one map: a call that may see two is not
  * inlined by the verifier but goes through the map's ops, an indirect
  * call (and clang merges two calls that differ only in the map).
  */
 static __always_inline int pair_add(void *front_map, void *tail_map,
-				    const struct hist_key *key, const __u32 *row,
+				    const struct hist_key *key, __u32 row,
 				    bool has1, __u64 ns0, __u64 ns1)
 {
-	struct front_pair *f = row ? bpf_map_lookup_elem(front_map, row) : NULL;
+	struct front_pair *f = row != FRONT_NO_ROW ? bpf_map_lookup_elem(front_map, &row) : NULL;
 	struct hist_pair *t;
 
 	if (f) {
@@ -175,7 +182,7 @@ static __always_inline int pair_add(void *front_map, void *tail_map,
 /* Total and queue.  Global functions, as scan_ops: the verifier walks
  * their front and tail paths once, not once per combination of the keys
  * an op updates (-P --phases passed its million instructions). */
-__noinline int hist_add(const struct hist_key *key, const __u32 *row, __u64 ns0,
+__noinline int hist_add(const struct hist_key *key, __u32 row, __u64 ns0,
 			__u64 ns1)
 {
 	if (!key)
@@ -184,7 +191,7 @@ __noinline int hist_add(const struct hist_key *key, const __u32 *row, __u64 ns0,
 }
 
 /* --phases: execute and (sub) commit. */
-__noinline int phase_add(const struct hist_key *key, const __u32 *row, int sub,
+__noinline int phase_add(const struct hist_key *key, __u32 row, int sub,
 			 __u64 ns0, __u64 ns1)
 {
 	if (!key)
@@ -198,7 +205,7 @@ static __always_inline int record_key(const struct hist_key *key, __u64 total,
 				      __u64 queue, bool ph, __u64 exec, __u64 commit,
 				      bool sub)
 {
-	const __u32 *row = bpf_map_lookup_elem(&front_slots, key);
+	__u32 row = front_row(osdhist_front_key(key->tgid, key->cls, key->optype, key->pool));
 	int tail = hist_add(key, row, total, queue);
 
 	if (phases && ph)
@@ -210,10 +217,10 @@ static __always_inline int record_key(const struct hist_key *key, __u64 total,
  * or else its tail entry (*oc; counted as the tail).  -1: neither. */
 static __always_inline int opc_of(__u32 pid, struct op_counts **oc, struct front_opc **fo)
 {
-	const __u32 *row = bpf_map_lookup_elem(&opc_slots, &pid);
+	__u32 row = front_row(osdhist_front_key(pid, FRONT_CLS_OPC, 0, -1));
 
 	*oc = NULL;
-	*fo = row ? bpf_map_lookup_elem(&opc_front, row) : NULL;
+	*fo = row != FRONT_NO_ROW ? bpf_map_lookup_elem(&opc_front, &row) : NULL;
 	if (*fo)
 		return 0;
 	count(H_TAIL_OPC);

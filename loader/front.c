@@ -23,13 +23,27 @@ __u32 front_rows_for(size_t bytes, size_t value_size, int nmaps, int ncpus, __u3
 	return n < 1 ? 1 : n > max ? max : (__u32)n;
 }
 
-int front_init(struct front *f, int slots_fd, int fd0, int fd1, __u32 key_size,
-	       __u32 n64, __u32 n32, __u32 nrows, int ncpus)
+__u64 front_hist_word(const void *key)
+{
+	const struct hist_key *k = key;
+
+	return osdhist_front_key(k->tgid, k->cls, k->optype, k->pool);
+}
+
+__u64 front_opc_word(const void *key)
+{
+	return osdhist_front_key(*(const __u32 *)key, FRONT_CLS_OPC, 0, -1);
+}
+
+int front_init(struct front *f, volatile __u64 *table, __u64 (*word)(const void *key),
+	       int fd0, int fd1, __u32 key_size, __u32 n64, __u32 n32, __u32 nrows,
+	       int ncpus)
 {
 	size_t counters = 2 * (size_t)nrows * n32;
 
 	memset(f, 0, sizeof(*f));
-	f->slots_fd = slots_fd;
+	f->table = table;
+	f->word = word;
 	f->rows_fd[0] = fd0;
 	f->rows_fd[1] = fd1;
 	f->key_size = key_size;
@@ -42,12 +56,14 @@ int front_init(struct front *f, int slots_fd, int fd0, int fd1, __u32 key_size,
 	if (key_size > sizeof(f->cand->key))
 		return -EINVAL;
 	f->used = calloc(nrows, sizeof(*f->used));
+	f->keyed = calloc(nrows, sizeof(*f->keyed));
+	f->keys = calloc(nrows, sizeof(*f->keys));
 	f->buf = malloc((size_t)ncpus * f->value_size);
 	f->zeros = calloc(ncpus, f->value_size);
 	f->last = calloc(counters, sizeof(*f->last));
 	f->sum32 = calloc(n32 ? n32 : 1, sizeof(*f->sum32));
 	f->acc = calloc(counters, sizeof(*f->acc));
-	if (!f->used || !f->buf || !f->zeros || !f->last || !f->sum32 || !f->acc) {
+	if (!f->used || !f->keyed || !f->keys || !f->buf || !f->zeros || !f->last || !f->sum32 || !f->acc) {
 		front_free(f);
 		return -ENOMEM;
 	}
@@ -57,6 +73,8 @@ int front_init(struct front *f, int slots_fd, int fd0, int fd1, __u32 key_size,
 void front_free(struct front *f)
 {
 	free(f->used);
+	free(f->keyed);
+	free(f->keys);
 	free(f->buf);
 	free(f->zeros);
 	free(f->last);
@@ -129,23 +147,52 @@ static int busiest_first(const void *a, const void *b)
 	return (x->ops < y->ops) - (x->ops > y->ops);
 }
 
+/* The way of the table holding word (with any row), or -ENOENT. */
+static long way_of(const struct front *f, __u64 word)
+{
+	size_t set = (size_t)osdhist_front_set(word) * FRONT_WAYS;
+
+	for (size_t i = set; i < set + FRONT_WAYS; i++)
+		if (word && (f->table[i] & ~FRONT_ROW_MASK) == word)
+			return (long)i;
+	return -ENOENT;
+}
+
+/* A free way of word's set, or -ENOSPC: the set is full. */
+static long free_way(const struct front *f, __u64 word)
+{
+	size_t set = (size_t)osdhist_front_set(word) * FRONT_WAYS;
+
+	for (size_t i = set; i < set + FRONT_WAYS; i++)
+		if (!f->table[i])
+			return (long)i;
+	return -ENOSPC;
+}
+
 int front_promote(struct front *f)
 {
-	__u32 row = 0, have;
+	__u32 row = 0;
 	int n = 0;
 
 	qsort(f->cand, f->ncand, sizeof(*f->cand), busiest_first);
-	for (size_t i = 0; i < f->ncand && f->in_use < f->nrows; i++) {
-		if (!bpf_map_lookup_elem(f->slots_fd, f->cand[i].key, &have))
-			continue;	/* has one */
+	for (size_t i = 0; f->table && i < f->ncand && f->in_use < f->nrows; i++) {
+		__u64 word = f->word(f->cand[i].key);
+		long way;
+
+		if (!word || way_of(f, word) >= 0)
+			continue;	/* cannot have one, or has one */
+		way = free_way(f, word);
+		if (way < 0)
+			continue;	/* its set is full: it stays in the tail */
 		while (row < f->nrows && f->used[row])
 			row++;
 		if (row == f->nrows)
 			break;
-		/* the row is zero on every CPU: never used, or retired */
-		if (bpf_map_update_elem(f->slots_fd, f->cand[i].key, &row, BPF_NOEXIST))
-			continue;
-		f->used[row] = true;
+		/* the row is zero on every CPU: never used, or retired; one
+		 * store, which a program reads whole */
+		__atomic_store_n(&f->table[way], word | row, __ATOMIC_RELEASE);
+		memcpy(f->keys[row], f->cand[i].key, f->key_size);
+		f->used[row] = f->keyed[row] = true;
 		f->in_use++;
 		n++;
 	}
@@ -153,11 +200,21 @@ int front_promote(struct front *f)
 	return n;
 }
 
-void front_retire(struct front *f, const void *key, __u32 row)
+const void *front_key(const struct front *f, __u32 row)
 {
-	if (row >= f->nrows || !f->used[row])
+	return row < f->nrows && f->keyed[row] ? f->keys[row] : NULL;
+}
+
+void front_retire(struct front *f, __u32 row)
+{
+	long way;
+
+	if (row >= f->nrows || !f->keyed[row])
 		return;
-	bpf_map_delete_elem(f->slots_fd, key);
+	way = way_of(f, f->word(f->keys[row]));
+	if (way >= 0)
+		__atomic_store_n(&f->table[way], 0, __ATOMIC_RELEASE);
+	f->keyed[row] = false;
 	for (int i = 0; i < 2; i++) {
 		size_t at = ((size_t)i * f->nrows + row) * f->n32;
 

@@ -16,12 +16,17 @@
  * the tail's value (struct hist_pair, op_counts) begins.
  */
 struct front {
-	int slots_fd;		/* key -> row (bpf/ reads it) */
+	/* key -> row: bpf/'s front table (maps/osdhist.h), both fronts' */
+	volatile __u64 *table;	/* FRONT_SETS * FRONT_WAYS words */
+	__u64 (*word)(const void *key);	/* a key's word, without its row */
 	int rows_fd[2];		/* per-CPU rows; [1]: the same rows' second map, or -1 */
 	__u32 key_size, value_size, nrows, in_use;
 	__u32 n64, n32;		/* the value's layout */
 	int ncpus;		/* possible CPUs: a per-CPU value's copies */
-	bool *used;		/* [nrows] */
+	bool *used;		/* [nrows]: not free (a row that could not be
+				 * zeroed stays used, without a key) */
+	bool *keyed;		/* [nrows]: has a key, keys[row] */
+	unsigned char (*keys)[32];
 	void *buf;		/* one lookup: ncpus values */
 	void *zeros;		/* ncpus values of zeros */
 	__u32 *last, *sum32;	/* [2][nrows][n32]: the sums at the last read */
@@ -35,9 +40,12 @@ struct front {
  * ncpus possible CPUs, within bytes of copies (at most max, at least 1). */
 __u32 front_rows_for(size_t bytes, size_t value_size, int nmaps, int ncpus, __u32 max);
 
-/* 0, or -ENOMEM; fd1 < 0: one map of rows.  value_size = 8 n64 + 4 n32. */
-int front_init(struct front *f, int slots_fd, int fd0, int fd1, __u32 key_size,
-	       __u32 n64, __u32 n32, __u32 nrows, int ncpus);
+/* 0, or -ENOMEM; fd1 < 0: one map of rows.  value_size = 8 n64 + 4 n32.
+ * word: front_hist_word (keys struct hist_key) or front_opc_word (__u32
+ * tgid). */
+int front_init(struct front *f, volatile __u64 *table, __u64 (*word)(const void *key),
+	       int fd0, int fd1, __u32 key_size, __u32 n64, __u32 n32, __u32 nrows,
+	       int ncpus);
 void front_free(struct front *f);
 
 /* out[n64 + n32] = row's value in map i (0 or 1), over the CPUs and
@@ -55,8 +63,16 @@ int front_candidate(struct front *f, const void *key, __u64 ops);
  * returns how many got one. */
 int front_promote(struct front *f);
 
-/* A key whose process has exited, read a last time: its rows are zeroed
- * and freed, its slot deleted. */
-void front_retire(struct front *f, const void *key, __u32 row);
+/* The key of row, or NULL if the row is free. */
+const void *front_key(const struct front *f, __u32 row);
+
+/* A row whose process has exited, read a last time: its way in the table
+ * is cleared, the row zeroed and freed. */
+void front_retire(struct front *f, __u32 row);
+
+/* Keys' words in the front table (maps/osdhist.h), 0 if they cannot have
+ * a row: a struct hist_key's, a process's op-code counters' (__u32). */
+__u64 front_hist_word(const void *key);
+__u64 front_opc_word(const void *key);
 
 #endif

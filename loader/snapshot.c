@@ -250,17 +250,17 @@ static int read_hist_front(const struct snap_parts *sp)
 {
 	struct front *f = sp->hfront;
 	static struct hist_pair val;
-	static struct { struct hist_key key; __u32 row; } gone[FRONT_ROWS_MAX];
-	struct hist_key key;
-	int err = 0, ngone = 0;
-	__u32 row;
+	int err = 0;
 
-	map_for_each_key(f->slots_fd, key) {
+	for (__u32 row = 0; row < f->nrows && !err; row++) {
+		const struct hist_key *k = front_key(f, row);
+		struct hist_key key;
 		bool alive;
 		int osd;
 
-		if (bpf_map_lookup_elem(f->slots_fd, &key, &row))
+		if (!k)
 			continue;
+		key = *k;
 		osd = osd_of_key(sp, key.tgid, &alive);
 		for (int i = 0; i < (sp->opt->phases ? 2 : 1) && !err; i++) {
 			err = front_sum(f, i, row, (__u64 *)&val);
@@ -268,16 +268,9 @@ static int read_hist_front(const struct snap_parts *sp)
 				err = take_hist(sp, &key, &val, i ? PHASE_EXECUTE : PHASE_TOTAL,
 						osd, alive);
 		}
-		if (err)
-			break;
-		if (osd != OSD_HELD && !alive && ngone < FRONT_ROWS_MAX) {
-			gone[ngone].key = key;
-			gone[ngone++].row = row;
-		}
+		if (!err && osd != OSD_HELD && !alive)
+			front_retire(f, row);
 	}
-	/* after the walk: a deleted slot would send it back to the first */
-	for (int i = 0; i < ngone && !err; i++)
-		front_retire(f, &gone[i].key, gone[i].row);
 	return err;
 }
 
@@ -372,30 +365,25 @@ static int read_opc_front(const struct snap_parts *sp)
 {
 	struct front *f = sp->ofront;
 	static struct op_counts val;
-	static struct { __u32 key, row; } gone[OPC_ROWS_MAX];
-	int err = 0, ngone = 0;
-	__u32 key, row;
+	int err = 0;
 
-	map_for_each_key(f->slots_fd, key) {
+	for (__u32 row = 0; row < f->nrows && !err; row++) {
+		const __u32 *k = front_key(f, row);
+		__u32 key;
 		bool alive;
 		int osd;
 
-		if (bpf_map_lookup_elem(f->slots_fd, &key, &row))
+		if (!k)
 			continue;
+		key = *k;
 		osd = osd_of_key(sp, key, &alive);
 		val.calls_next = 0;	/* the tail's: front_sum fills ops, failed */
 		err = front_sum(f, 0, row, (__u64 *)&val);
 		if (!err)
 			err = take_opc(sp, key, &val, osd, alive);
-		if (err)
-			break;
-		if (osd != OSD_HELD && !alive && ngone < OPC_ROWS_MAX) {
-			gone[ngone].key = key;
-			gone[ngone++].row = row;
-		}
+		if (!err && osd != OSD_HELD && !alive)
+			front_retire(f, row);
 	}
-	for (int i = 0; i < ngone && !err; i++)
-		front_retire(f, &gone[i].key, gone[i].row);
 	return err;
 }
 

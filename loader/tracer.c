@@ -88,10 +88,8 @@ static void size_fronts(struct tracer *t)
 					       FRONT_ROWS_MAX));
 	o = testhook_front_rows(front_rows_for(OPC_FRONT_BYTES, sizeof(struct front_opc),
 					       1, t->ncpus, OPC_ROWS_MAX));
-	bpf_map__set_max_entries(s->maps.front_slots, h);
 	bpf_map__set_max_entries(s->maps.front, h);
 	bpf_map__set_max_entries(s->maps.phase_front, t->opt->phases ? h : 1);
-	bpf_map__set_max_entries(s->maps.opc_slots, o);
 	bpf_map__set_max_entries(s->maps.opc_front, o);
 }
 
@@ -99,14 +97,15 @@ static int init_fronts(struct tracer *t)
 {
 	struct osdhist_bpf *s = t->skel;
 	const struct bpf_map *ph = t->opt->phases ? s->maps.phase_front : NULL;
+	volatile __u64 *table = (volatile __u64 *)s->bss->front_table;
 	int err;
 
-	err = front_init(&t->hfront, bpf_map__fd(s->maps.front_slots),
+	err = front_init(&t->hfront, table, front_hist_word,
 			 bpf_map__fd(s->maps.front), ph ? bpf_map__fd(ph) : -1,
 			 sizeof(struct hist_key), 2, 2 * NR_BUCKETS,
 			 bpf_map__max_entries(s->maps.front), t->ncpus);
 	if (!err)
-		err = front_init(&t->ofront, bpf_map__fd(s->maps.opc_slots),
+		err = front_init(&t->ofront, table, front_opc_word,
 				 bpf_map__fd(s->maps.opc_front), -1, sizeof(__u32),
 				 0, 2 * OPCOUNT_SLOTS,
 				 bpf_map__max_entries(s->maps.opc_front), t->ncpus);

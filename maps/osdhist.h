@@ -140,7 +140,7 @@ enum health { OSDHIST_HEALTH(OSDHIST_ENUM) NR_HEALTH };
  * Histograms and op-code counters have a front and a tail.  The front is
  * per-CPU rows (PERCPU_ARRAY) for the hot keys: an op adds to its CPU's
  * copy, memory no other CPU writes, so no cache line moves between CPUs.
- * The loader picks the keys (front_slots, opc_slots: key -> row), from the
+ * The loader picks the keys (the front table below: key -> row), from the
  * tail's busiest ones at each snapshot, and frees a row only once the
  * process of its key has exited (no program can then be writing it): it
  * reads the row a last time, then zeroes it.  Every other key is in the
@@ -165,6 +165,51 @@ enum health { OSDHIST_HEALTH(OSDHIST_ENUM) NR_HEALTH };
 #define OPCOUNT_ENTRIES		64
 
 /*
+ * The front table (bpf/'s .bss, written by loader/front.c only): which key
+ * has which front row.  FRONT_SETS sets of FRONT_WAYS words, a set one
+ * cache line, the set chosen by a hash of the key.  A word is a key and
+ * its row in 64 bits (0: a free way), stored and loaded whole, so that a
+ * program never sees half of an entry the loader is writing.  A lookup is
+ * one line read: a hash map's lookup (its hash, bucket and element lines)
+ * cost an op 139 ns on this VM's uprobe path (bench/pair.sh), the two of
+ * them most of the histogram and op-code stages.  A key that does not fit
+ * a word (a pool id of 2^20 - 1 or more) or whose set is full stays in the
+ * tail.  Layout: row (9 bits), tgid (22: pid_max is at most 2^22), class
+ * (3; FRONT_CLS_OPC for a process's op-code counters), op type (8), pool
+ * + 1 (20; 0: every pool).
+ */
+#define FRONT_WAYS		8
+#define FRONT_SET_BITS		8
+#define FRONT_SETS		(1 << FRONT_SET_BITS)	/* 2048 ways, 16 KiB */
+#define FRONT_ROW_BITS		9
+#define FRONT_ROW_MASK		((1ull << FRONT_ROW_BITS) - 1)
+#define FRONT_NO_ROW		0xffffffffu
+#define FRONT_CLS_OPC		7
+#define FRONT_POOL_LIMIT	((1ll << 20) - 1)
+
+struct front_set {
+	__u64 way[FRONT_WAYS];
+} __attribute__((aligned(64)));
+
+/* A key's word without its row; 0 if it cannot have one. */
+static inline __u64 osdhist_front_key(__u32 tgid, __u8 cls, __u8 optype, __s64 pool)
+{
+	if (!tgid || tgid >> 22 || cls > FRONT_CLS_OPC || pool < -1 ||
+	    pool >= FRONT_POOL_LIMIT)
+		return 0;
+	return ((__u64)tgid << FRONT_ROW_BITS) | ((__u64)cls << 31) |
+	       ((__u64)optype << 34) | ((__u64)(pool + 1) << 42);
+}
+
+static inline __u32 osdhist_front_set(__u64 key)
+{
+	return (__u32)((key * 0x9e3779b97f4a7c15ULL) >> (64 - FRONT_SET_BITS)) &
+	       (FRONT_SETS - 1);
+}
+_Static_assert(FRONT_ROWS_MAX <= FRONT_ROW_MASK + 1 && OPC_ROWS_MAX <= FRONT_ROW_MASK + 1,
+	       "front table: a row does not fit its bits");
+
+/*
  * Log-linear buckets on nanoseconds: 8 sub-buckets per power of two, so a
  * bucket is at most 1/8 = 12.5 % of its lower bound wide.  Bucket 0 holds
  * everything below 2^HIST_MIN_SHIFT ns, the last one everything from
@@ -175,6 +220,7 @@ enum health { OSDHIST_HEALTH(OSDHIST_ENUM) NR_HEALTH };
 #define HIST_MIN_SHIFT	8
 #define HIST_MAX_SHIFT	37
 #define NR_BUCKETS	(2 + (HIST_MAX_SHIFT - HIST_MIN_SHIFT) * HIST_SUB)
+_Static_assert(NR_CLASSES <= FRONT_CLS_OPC, "front table: a class takes the op codes' value");
 
 struct op_key {
 	__u32 tgid;

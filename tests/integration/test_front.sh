@@ -10,7 +10,7 @@
 #      the host may add to the host-wide tail_ops)
 #   B  K more, after a snapshot gave the key the row: none in the tail
 #   C  the OSD restarts, daemonizing: the next snapshot frees the dead
-#      process's rows (no row in use, no key of it left in front_slots)
+#      process's rows (no row in use, no key of it left in the front table)
 #   D, E  as A and B for the new process
 # Each step's writes are osd.ID's exactly (op_w), and B's op-code counts
 # (all in a front row) equal A's (all in the tail): the same writes.
@@ -39,10 +39,19 @@ opcodes() {
 		[.[] | select(.type == "opcode" and .osd == $osd)] | group_by(.op)
 		| map("\(.[0].op)=\(map(.ops) | add)") | join(",")'
 }
-SLOTS=$(oh_map_id front_slots) HISTS=$(oh_map_id hists) OPCOUNTS=$(oh_map_id opcounts)
-check "found osdhist's front_slots, hists and opcounts maps ($SLOTS $HISTS $OPCOUNTS)" \
-	[ -n "$SLOTS" -a -n "$HISTS" -a -n "$OPCOUNTS" ]
-slot_tgids() { bpftool map dump id "$SLOTS" -j | jq -c '[.[].formatted.key.tgid]'; }
+BSS=$(oh_map_id osdhist_.bss) HISTS=$(oh_map_id hists) OPCOUNTS=$(oh_map_id opcounts)
+check "found osdhist's .bss, hists and opcounts maps ($BSS $HISTS $OPCOUNTS)" \
+	[ -n "$BSS" -a -n "$HISTS" -a -n "$OPCOUNTS" ]
+# the processes of the histogram keys in the front table (maps/osdhist.h:
+# a word is row, tgid << 9, class << 31; class 7 is the op codes'), read
+# with python: jq's numbers are doubles, a word has 62 bits
+slot_tgids() {
+	bpftool map dump id "$BSS" -j | python3 -c '
+import json, sys
+bss = {k: v for part in json.load(sys.stdin)[0]["formatted"]["value"][".bss"] for k, v in part.items()}
+words = [w for s in bss["front_table"] for w in s["way"] if w and (w >> 31) & 7 != 7]
+print(json.dumps(sorted((w >> 9) & (2**22 - 1) for w in words)).replace(" ", ""))'
+}
 # ops of process PID in the tail: histogram ops (phase total), op codes
 tail_ops() {
 	bpftool map dump id "$HISTS" -j | jq --argjson p "$1" \
@@ -110,7 +119,7 @@ l=$(oh_snap) || { fail "snapshot after the restart"; finish; }
 alone "$l"
 check_eq "C: the dead process's rows are free" \
 	"$(health_at "$l" front_rows) $(health_at "$l" opc_rows)" "0 0"
-check_eq "C: no key of it left in front_slots" "$(slot_tgids)" "[]"
+check_eq "C: no key of it left in the front table" "$(slot_tgids)" "[]"
 check_eq "C: the writes of both processes are osd.$ID's, each once" \
 	"$(oh_count 0 "$l" "$ID" write)" "$((2 * K))"
 
