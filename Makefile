@@ -96,7 +96,7 @@ LIB_SRCS    := $(filter-out loader/cli/main.c,$(LOADER_SRCS))
 LIB_OBJS    := $(LIB_SRCS:loader/%.c=$(OUT)/%.o)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 
-.PHONY: all deps build-deps static-deps static rpm image clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate bench-loader bench-top bench-contention bench-stages install fuzz fuzz-linked
+.PHONY: all deps build-deps static-deps static rpm image clean test unit-test demo bench bench-duty bench-waits bench-alloc bench-ablate bench-loader bench-top bench-contention bench-pair bench-stages install fuzz fuzz-linked
 
 all: osdhist
 
@@ -452,6 +452,12 @@ bench-top: deps
 bench-contention: deps
 	@$(MAKE) --no-print-directory osdhist
 	@bench/contention.sh
+
+# two builds' BPF ns per op on the same ops at once (OSDHIST_PREV= the
+# other build; OSDHIST_ARGS, OSDHIST_PREV_ARGS their options)
+bench-pair: deps
+	@$(MAKE) --no-print-directory osdhist
+	@bench/pair.sh
 
 # where the BPF time per op goes: builds with bench/ablation.patch, stage by stage
 bench-ablate: deps
