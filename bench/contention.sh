@@ -43,15 +43,10 @@ for b in "$OSDHIST" "$OSDHIST_PREV"; do [ -x "$b" ] || die "no executable $b"; d
 . bench/lib.sh
 WORK=$(mktemp -d /tmp/osdhist-contention.XXXXXX)
 TPID="" STATS_PID=""
-cleanup() {
-	[ -z "$TPID" ] || { kill -INT "$TPID" 2>/dev/null; wait "$TPID" 2>/dev/null; } || true
-	[ -z "$STATS_PID" ] || { kill "$STATS_PID" 2>/dev/null; wait "$STATS_PID" 2>/dev/null; } || true
-	bench_cluster_stop
-	rm -rf -- "$WORK"
+bench_stop_own() {
+	[ -z "$TPID" ] || { kill -INT "$TPID" 2>/dev/null; wait "$TPID" 2>/dev/null; }
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_traps
 
 bench_cluster_start
 bench_stats_on

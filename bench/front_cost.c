@@ -63,7 +63,7 @@ static double fold_ns(__u32 n64, __u32 n32, int cpus)
 	char *v;
 	double t0;
 
-	if (front_init(&f, -1, -1, -1, 4, n64, n32, ROWS, cpus))
+	if (front_init(&f, NULL, front_opc_word, -1, -1, 4, n64, n32, ROWS, cpus))
 		return -1;
 	v = malloc((size_t)cpus * f.value_size);
 	if (!v)

@@ -58,3 +58,19 @@ bpf_runs() { # [PID]
 		'[.[] | select(.type == "kprobe" and (.id as $i | $ids | index($i)))] |
 		 "\(map(.run_cnt // 0) | add // 0) \(map(.run_time_ns // 0) | add // 0)"'
 }
+
+# The exit path of every bench: what the bench itself started (its own
+# bench_stop_own, if it defines one), the BPF statistics holder, the
+# cluster, the temp dir.  bench_traps installs it.
+bench_cleanup() {
+	! declare -F bench_stop_own >/dev/null || bench_stop_own || true
+	[ -z "${STATS_PID:-}" ] || { kill "$STATS_PID" 2>/dev/null; wait "$STATS_PID" 2>/dev/null; } || true
+	bench_cluster_stop
+	rm -rf -- "$WORK"
+}
+
+bench_traps() {
+	trap bench_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}

@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) ROUNDS=${2:?}; shift 2 ;;
 	--secs) SECS=${2:?}; shift 2 ;;
-	--read) MODE=read; shift ;;
+	--read) MODE="read"; shift ;;
 	--results) RESULTS=${2:?}; shift 2 ;;
 	*) usage ;;
 	esac
@@ -57,15 +57,8 @@ stop_tracers() {
 	for p in $PA $PB; do wait "$p" 2>/dev/null || true; done
 	PA="" PB=""
 }
-cleanup() {
-	stop_tracers
-	[ -z "$STATS_PID" ] || { kill "$STATS_PID" 2>/dev/null; wait "$STATS_PID" 2>/dev/null; } || true
-	bench_cluster_stop
-	rm -rf -- "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_stop_own() { stop_tracers; }
+bench_traps
 
 bench_cluster_start
 bench_stats_on

@@ -44,15 +44,11 @@ done
 . bench/lib.sh
 WORK=$(mktemp -d /tmp/osdhist-waits.XXXXXX)
 TPID="" RPID=""
-cleanup() {
-	[ -z "$TPID" ] || { kill -INT "$TPID"; wait "$TPID"; } 2>/dev/null || true
-	[ -z "$RPID" ] || { kill "$RPID"; wait "$RPID"; } 2>/dev/null || true
-	bench_cluster_stop
-	rm -rf -- "$WORK"
+bench_stop_own() {
+	[ -z "$TPID" ] || { kill -INT "$TPID"; wait "$TPID"; } 2>/dev/null
+	[ -z "$RPID" ] || { kill "$RPID"; wait "$RPID"; } 2>/dev/null
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_traps
 
 bench_cluster_start
 rados -p "$POOL" bench 5 write -b 4096 -t 16 --no-cleanup >/dev/null || die "rados bench write failed"
