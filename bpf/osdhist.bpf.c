@@ -24,9 +24,9 @@ static __always_inline int success_end(__u32 ri, __u64 op, bool subop,
 	__u64 tag;
 	int put;
 
-	/* a client op's Message window holds its op vector's address: read
-	 * it only when the vector is (op types, or the slowest ops) */
-	if (view_op(r, op, &v, sb, !subop && (op_types || slow_k)))
+	/* a client op's: its recv_stamp, and with op types its op vector's
+	 * address (view_op) */
+	if (view_op(r, op, &v, sb, !subop))
 		return count(H_READ_FAIL);
 	if (!traced(r, v.recv))
 		return 0;

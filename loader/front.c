@@ -63,7 +63,8 @@ int front_init(struct front *f, volatile __u64 *table, __u64 (*word)(const void 
 	f->last = calloc(counters, sizeof(*f->last));
 	f->sum32 = calloc(n32 ? n32 : 1, sizeof(*f->sum32));
 	f->acc = calloc(counters, sizeof(*f->acc));
-	if (!f->used || !f->keyed || !f->keys || !f->buf || !f->zeros || !f->last || !f->sum32 || !f->acc) {
+	if (!f->used || !f->keyed || !f->keys || !f->buf || !f->zeros || !f->last ||
+	    !f->sum32 || !f->acc) {
 		front_free(f);
 		return -ENOMEM;
 	}
