@@ -8,8 +8,13 @@
 # (--sample 100ms/1s) moves its probes, and the move-cost windows were
 # measured.  bench/duty.sh --smoke: the same exact counts per segment (its
 # edges are quiet points); duty cycles, moves/s and sampled hits per op are
-# printed, not asserted: they depend on the host's load (issue 26).
+# printed, not asserted: they depend on the host's load (issue 26).  And
+# make bench-ablate's patch still applies to this tree (twice it stopped
+# applying unnoticed, when the code it stops in moved).
 . "$(dirname "$0")/../lib.sh"
+
+check "bench/ablation.patch applies to this tree (make bench-ablate)" \
+	patch --dry-run -s -f -p1 -d "$LIB_ROOT" -i "$LIB_ROOT/bench/ablation.patch"
 
 lib_mktemp RES -d
 OUT=$(mktemp)
