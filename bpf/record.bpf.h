@@ -161,9 +161,11 @@ static __always_inline int pair_add(void *front_map, void *tail_map,
 				    const struct hist_key *key, __u32 row,
 				    bool has1, __u64 ns0, __u64 ns1)
 {
-	struct front_pair *f = row != FRONT_NO_ROW ? bpf_map_lookup_elem(front_map, &row) : NULL;
+	struct front_pair *f = NULL;
 	struct hist_pair *t;
 
+	if (row != FRONT_NO_ROW)
+		f = bpf_map_lookup_elem(front_map, &row);
 	if (f) {
 		front_add(f, 0, ns0);
 		if (has1)
