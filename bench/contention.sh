@@ -60,11 +60,7 @@ one_round() {
 	taskset -a -p "$mask" "$OSDPID" >/dev/null
 	"$bin" -p "$OSDPID" --json 1 >"$WORK/out" 2>"$WORK/err" &
 	TPID=$!
-	for _ in $(seq 300); do
-		grep -q "attached to ceph-osd" "$WORK/err" && break
-		kill -0 "$TPID" 2>/dev/null || { cat "$WORK/err" >&2; die "$build exited"; }
-		sleep 0.1
-	done
+	bench_wait_attached "$TPID" "$WORK/err" "$build"
 	rados -p "$POOL" bench 2 write -b 4096 -t 16 --no-cleanup >/dev/null
 	sleep 1.5	# a snapshot: the keys get their rows
 	read -r runs0 ns0 < <(bpf_runs "$TPID")

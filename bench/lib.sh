@@ -59,6 +59,16 @@ bpf_runs() { # [PID]
 		 "\(map(.run_cnt // 0) | add // 0) \(map(.run_time_ns // 0) | add // 0)"'
 }
 
+# Waits until the osdhist PID, its stderr in ERR, says it has attached (at
+# most 30 s); dies with that stderr if it exits first.  WHAT names it.
+bench_wait_attached() { # PID ERR WHAT
+	for _ in $(seq 300); do
+		grep -q "attached to ceph-osd" "$2" && return 0
+		kill -0 "$1" 2>/dev/null || { cat "$2" >&2; die "$3 exited before it attached"; }
+		sleep 0.1
+	done
+}
+
 # The exit path of every bench: what the bench itself started (its own
 # bench_stop_own, if it defines one), the BPF statistics holder, the
 # cluster, the temp dir.  bench_traps installs it.

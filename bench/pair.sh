@@ -64,17 +64,13 @@ bench_cluster_start
 bench_stats_on
 rados -p "$POOL" bench 10 write -b 4096 -t 16 --no-cleanup >/dev/null	# objects to read
 
-# start BIN ARGS TAG: one tracer, back once it has attached; its pid in $!
+# start BIN ARGS TAG: one tracer, back once it has attached; prints its pid
 start() {
 	local bin=$1 args=$2 tag=$3 pid
 	# shellcheck disable=SC2086
 	"$bin" -p "$OSDPID" --json 1 $args >"$WORK/$tag.out" 2>"$WORK/$tag.err" &
 	pid=$!
-	for _ in $(seq 300); do
-		grep -q "attached to ceph-osd" "$WORK/$tag.err" && break
-		kill -0 "$pid" 2>/dev/null || { cat "$WORK/$tag.err" >&2; die "$bin exited"; }
-		sleep 0.1
-	done
+	bench_wait_attached "$pid" "$WORK/$tag.err" "$bin"
 	echo "$pid"
 }
 

@@ -65,11 +65,7 @@ for v in none multi perf; do
 		# shellcheck disable=SC2086
 		"$OSDHIST" -p "$OSDPID" --sample 10ms/250ms ${ARGS[$v]} --json 1 >"$out" 2>"$WORK/tracer.err" &
 		TPID=$!
-		for _ in $(seq 100); do
-			grep -q "attached to ceph-osd" "$WORK/tracer.err" && break
-			kill -0 "$TPID" 2>/dev/null || { cat "$WORK/tracer.err" >&2; die "$v did not start"; }
-			sleep 0.1
-		done
+		bench_wait_attached "$TPID" "$WORK/tracer.err" "$v"
 		sleep 1
 	fi
 	moves0=$(jq -s '[.[] | select(.type=="health")] | last.window_moves // 0' "$out")
